@@ -1,0 +1,66 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes are stable strings: the peer protocol sends them, the UI maps
+// them to sentences, tests assert on them.
+const (
+	ENotFound          = "not_found"
+	EInvalidTransition = "invalid_transition"
+	EQueueEmpty        = "queue_empty"
+	EWindowNotOpen     = "window_not_open"
+	EWindowNotServing  = "window_not_serving"
+	EInvalidInput      = "invalid_input"
+	EUnavailable       = "unavailable"
+	EUnauthorized      = "unauthorized"
+	EForbidden         = "forbidden"
+	ERateLimited       = "rate_limited"
+	EConflict          = "conflict"
+	EInternal          = "internal"
+)
+
+// Error is the domain error: a code for programs and one plain sentence for
+// people. Wrap it with %w freely; ErrorCode finds it again.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf builds a domain error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first domain error in err's chain, or
+// EInternal for anything else (nil gives "").
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns a sentence fit to show a person: the domain message,
+// or a generic one so internal details never reach a screen.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "内部错误，请联系管理员 (internal error)"
+}
+
+// IsCode reports whether err carries the given domain code.
+func IsCode(err error, code string) bool { return ErrorCode(err) == code }

@@ -1,0 +1,155 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Setting keys with their defaults (seed 002 §4.1). The store refuses keys it
+// does not know, so a typo cannot silently leave a default in force.
+var DefaultSettings = map[string]string{
+	"call_timeout_s":        "120",
+	"recall_max":            "1",
+	"idle_window_timeout_s": "300",
+	"requeue_offset":        "3",
+	"number_width":          "3",
+	"business_hours":        "00:00-24:00",
+	"notice":                "",
+	"vip_enabled":           "true",
+	"ticket_footer":         "请留意叫号，过号请到窗口咨询",
+	"voice_template":        "请 {number} 号到 {window} 号窗口办理",
+	"voice_template_en":     "Number {number}, please go to window {window}",
+	"voice_repeat":          "2",
+	"printer":               "",
+	"customer_url":          "",
+	"avg_service_s":         "300",
+}
+
+// Settings is the typed view of the setting table.
+type Settings struct {
+	Raw                map[string]string
+	CallTimeout        time.Duration
+	RecallMax          int
+	IdleWindowTimeout  time.Duration
+	RequeueOffset      int
+	NumberWidth        int
+	BusinessOpen       time.Duration // since local midnight
+	BusinessClose      time.Duration
+	Notice             string
+	VIPEnabled         bool
+	DefaultServiceTime time.Duration
+}
+
+type intRange struct{ min, max int }
+
+var intSettings = map[string]intRange{
+	"call_timeout_s":        {5, 3600},
+	"recall_max":            {0, 10},
+	"idle_window_timeout_s": {0, 86400}, // 0 disables the idle pause
+	"requeue_offset":        {0, 100},
+	"number_width":          {1, 8},
+	"voice_repeat":          {1, 5},
+	"avg_service_s":         {10, 7200},
+}
+
+// ValidateSetting checks one key and value; it says what is wrong in one
+// sentence.
+func ValidateSetting(key, value string) error {
+	if _, ok := DefaultSettings[key]; !ok {
+		return Errorf(EInvalidInput, "未知的设置项 %q", key)
+	}
+	if r, ok := intSettings[key]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || n < r.min || n > r.max {
+			return Errorf(EInvalidInput, "设置项 %s 须为 %d 到 %d 之间的整数，收到 %q", key, r.min, r.max, value)
+		}
+	}
+	switch key {
+	case "business_hours":
+		if _, _, err := parseHours(value); err != nil {
+			return err
+		}
+	case "vip_enabled":
+		if _, err := strconv.ParseBool(value); err != nil {
+			return Errorf(EInvalidInput, "设置项 vip_enabled 须为 true 或 false")
+		}
+	}
+	if len(value) > 1000 {
+		return Errorf(EInvalidInput, "设置项 %s 过长", key)
+	}
+	return nil
+}
+
+func parseHours(v string) (time.Duration, time.Duration, error) {
+	bad := Errorf(EInvalidInput, "营业时间格式应为 HH:MM-HH:MM，收到 %q", v)
+	a, b, ok := strings.Cut(strings.TrimSpace(v), "-")
+	if !ok {
+		return 0, 0, bad
+	}
+	open, err1 := parseClock(a)
+	closeAt, err2 := parseClock(b)
+	if err1 != nil || err2 != nil || closeAt <= open {
+		return 0, 0, bad
+	}
+	return open, closeAt, nil
+}
+
+func parseClock(v string) (time.Duration, error) {
+	h, m, ok := strings.Cut(strings.TrimSpace(v), ":")
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if !ok || err1 != nil || err2 != nil || hh < 0 || hh > 24 || mm < 0 || mm > 59 || (hh == 24 && mm != 0) {
+		return 0, Errorf(EInvalidInput, "时间格式应为 HH:MM")
+	}
+	return time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute, nil
+}
+
+// ParseSettings fills the typed view from stored values, falling back to
+// the defaults for anything missing or unreadable.
+func ParseSettings(raw map[string]string) Settings {
+	all := make(map[string]string, len(DefaultSettings))
+	for k, v := range DefaultSettings {
+		all[k] = v
+	}
+	for k, v := range raw {
+		if ValidateSetting(k, v) == nil {
+			all[k] = v
+		}
+	}
+	num := func(k string) int { n, _ := strconv.Atoi(all[k]); return n }
+	s := Settings{
+		Raw:                all,
+		CallTimeout:        time.Duration(num("call_timeout_s")) * time.Second,
+		RecallMax:          num("recall_max"),
+		IdleWindowTimeout:  time.Duration(num("idle_window_timeout_s")) * time.Second,
+		RequeueOffset:      num("requeue_offset"),
+		NumberWidth:        num("number_width"),
+		Notice:             all["notice"],
+		DefaultServiceTime: time.Duration(num("avg_service_s")) * time.Second,
+	}
+	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
+	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
+	return s
+}
+
+// InBusinessHours reports whether local (branch time) is within the
+// configured hours.
+func (s Settings) InBusinessHours(local time.Time) bool {
+	y, m, d := local.Date()
+	since := local.Sub(time.Date(y, m, d, 0, 0, 0, 0, local.Location()))
+	return since >= s.BusinessOpen && since < s.BusinessClose
+}
+
+// FormatNumber renders prefix + zero-padded sequence; past the width the
+// number simply grows (A999, A1000), it never wraps.
+func FormatNumber(prefix string, seq, width int) string {
+	if width < 1 {
+		width = 3
+	}
+	s := strconv.Itoa(seq)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return prefix + s
+}

@@ -1,0 +1,107 @@
+package model
+
+import "strings"
+
+// Status is a ticket's state. The numbers follow the classic t_TicketFlow
+// StatusId so hand-written SQL stays readable.
+type Status int
+
+const (
+	Waiting   Status = 1
+	Called    Status = 2
+	Passed    Status = 3
+	Serving   Status = 4
+	Done      Status = 5
+	Cancelled Status = 6
+)
+
+var statusNames = map[Status]string{
+	Waiting: "waiting", Called: "called", Passed: "passed",
+	Serving: "serving", Done: "done", Cancelled: "cancelled",
+}
+
+func (s Status) String() string {
+	if n, ok := statusNames[s]; ok {
+		return n
+	}
+	return "unknown"
+}
+
+// Valid reports whether s is one of the six states.
+func (s Status) Valid() bool { _, ok := statusNames[s]; return ok }
+
+// Final reports whether no transition leaves s.
+func (s Status) Final() bool { return s == Done || s == Cancelled }
+
+// ParseStatus turns "waiting" (or "1") back into a Status.
+func ParseStatus(v string) (Status, bool) {
+	for s, n := range statusNames {
+		if strings.EqualFold(v, n) || v == string(rune('0'+int(s))) {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// Lane orders waiting tickets: the recall pool is served before new tickets
+// of the same services, so a customer who walked slowly keeps their turn.
+type Lane int
+
+const (
+	LaneRecall Lane = 1
+	LaneNormal Lane = 2
+)
+
+// WindowStatus is whether a window takes calls.
+type WindowStatus int
+
+const (
+	WindowOpen   WindowStatus = 1
+	WindowPaused WindowStatus = 2
+	WindowClosed WindowStatus = 3
+)
+
+var windowStatusNames = map[WindowStatus]string{WindowOpen: "open", WindowPaused: "paused", WindowClosed: "closed"}
+
+func (s WindowStatus) String() string {
+	if n, ok := windowStatusNames[s]; ok {
+		return n
+	}
+	return "unknown"
+}
+
+// ParseWindowStatus turns "open", "paused" or "closed" into a WindowStatus.
+func ParseWindowStatus(v string) (WindowStatus, error) {
+	for s, n := range windowStatusNames {
+		if strings.EqualFold(v, n) {
+			return s, nil
+		}
+	}
+	return 0, Errorf(EInvalidInput, "窗口状态只能是 open、paused 或 closed，收到 %q", v)
+}
+
+// MarshalText writes the status by name, as the peer protocol does.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status name.
+func (s *Status) UnmarshalText(b []byte) error {
+	v, ok := ParseStatus(string(b))
+	if !ok {
+		return Errorf(EInvalidInput, "未知的号码状态 %q", string(b))
+	}
+	*s = v
+	return nil
+}
+
+// MarshalText writes the window status by name.
+func (s WindowStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a window status name.
+func (s *WindowStatus) UnmarshalText(b []byte) error {
+	v, err := ParseWindowStatus(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}

@@ -1,0 +1,147 @@
+package model
+
+import "time"
+
+// Priority bounds: smaller is served first (VIP 1, normal 5).
+const (
+	MinPriority     = 1
+	MaxPriority     = 9
+	DefaultPriority = 5
+)
+
+// Ticket is one number taken by one customer on one business day.
+type Ticket struct {
+	ID           int64      `json:"id"`
+	Number       string     `json:"number"`
+	Service      string     `json:"service"`       // code of the queue it waits in now
+	IssueService string     `json:"issue_service"` // code it was issued under (keeps the number)
+	BusinessDate string     `json:"business_date"`
+	SeqNo        int        `json:"seq_no"`
+	Priority     int        `json:"priority"`
+	Status       Status     `json:"status"`
+	Lane         Lane       `json:"lane"`
+	Window       int        `json:"window"` // 0: none
+	CallCount    int        `json:"call_count"`
+	SortKey      int64      `json:"sort_key"`
+	PublicID     string     `json:"public_id"`
+	Source       string     `json:"source"`
+	IssuedAt     time.Time  `json:"issued_at"`
+	CalledAt     *time.Time `json:"called_at"`
+	ServeStartAt *time.Time `json:"serve_started_at"`
+	FinishedAt   *time.Time `json:"finished_at"`
+}
+
+// Service is a business type (业务类型) with its own numbering.
+type Service struct {
+	ID        int64  `json:"id"`
+	Code      string `json:"code"` // prefix on the ticket: A, B, V
+	Name      string `json:"name"`
+	Priority  int    `json:"priority"`
+	StartNo   int    `json:"start_no"`
+	Width     int    `json:"width"` // zero-padding of the number; 0: the branch setting
+	Enabled   bool   `json:"enabled"`
+	SortOrder int    `json:"sort_order"`
+}
+
+// Window is a service counter (窗口), known to people by its number.
+type Window struct {
+	Number       int          `json:"number"`
+	Name         string       `json:"name"`
+	Status       WindowStatus `json:"status"`
+	Services     []string     `json:"services"`
+	CurrentID    int64        `json:"current_id"` // 0: none
+	LastActionAt *time.Time   `json:"last_action_at"`
+}
+
+// Serves reports whether the window serves the service code.
+func (w Window) Serves(code string) bool {
+	for _, s := range w.Services {
+		if s == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Event kinds written to the queue_event log.
+const (
+	EvTake        = "take"
+	EvCall        = "call"
+	EvRecall      = "recall"
+	EvTimeout     = "timeout" // called -> waiting in the recall pool
+	EvPass        = "pass"
+	EvUndoPass    = "undo_pass"
+	EvRequeue     = "requeue"
+	EvStart       = "start"
+	EvFinish      = "finish"
+	EvCancel      = "cancel"
+	EvTransfer    = "transfer"
+	EvWindow      = "window" // window status or services changed
+	EvConfig      = "config" // services or settings changed: reload the snapshot
+	EvWindowSaved = "window_saved"
+)
+
+// Event is one committed change. Version is per branch, gap-free and in
+// commit order. Ticket or Window carries the state after the change, so
+// applying an event twice is harmless.
+type Event struct {
+	Version    int64     `json:"version"`
+	At         time.Time `json:"at"`
+	Kind       string    `json:"kind"`
+	TicketID   int64     `json:"ticket_id,omitempty"`
+	Window     int       `json:"window,omitempty"`
+	FromStatus Status    `json:"from_status,omitempty"`
+	ToStatus   Status    `json:"to_status,omitempty"`
+	Actor      string    `json:"actor,omitempty"`
+	Detail     string    `json:"detail,omitempty"`
+	Ticket     *Ticket   `json:"ticket,omitempty"`
+	WindowInfo *Window   `json:"window_info,omitempty"`
+}
+
+// ServiceCount is the live load of one service.
+type ServiceCount struct {
+	Code    string `json:"code"`
+	Name    string `json:"name"`
+	Waiting int    `json:"waiting"`
+	Enabled bool   `json:"enabled"`
+}
+
+// WindowState is a window with the ticket it holds now.
+type WindowState struct {
+	Window
+	Current *Ticket `json:"current,omitempty"`
+}
+
+// Snapshot is the whole live queue at Version: a terminal that loads it and
+// then applies events with a larger version is exactly up to date.
+type Snapshot struct {
+	Version      int64          `json:"version"`
+	BusinessDate string         `json:"business_date"`
+	Now          time.Time      `json:"now"`
+	Branch       string         `json:"branch"`
+	Services     []ServiceCount `json:"services"`
+	Windows      []WindowState  `json:"windows"`
+	RecentCalls  []Ticket       `json:"recent_calls"` // called or serving, newest call first
+	Passed       []Ticket       `json:"passed"`
+	Notice       string         `json:"notice"`
+}
+
+// Position is where a waiting ticket stands.
+type Position struct {
+	Ahead      int `json:"ahead"`
+	ETASeconds int `json:"eta_s"`
+}
+
+// SweepResult counts what one sweep changed.
+type SweepResult struct {
+	Recalled int `json:"recalled"` // called -> recall pool
+	Passed   int `json:"passed"`   // called -> passed
+	Paused   int `json:"paused"`   // idle windows paused
+}
+
+// TransferTarget is where a transfer sends a ticket: a window (same status
+// there) or a service (waiting in that queue, keeping its number).
+type TransferTarget struct {
+	Window  int    `json:"window,omitempty"`
+	Service string `json:"service,omitempty"`
+}
