@@ -55,6 +55,11 @@ type Store interface {
 	// Sweep applies the timers: call timeout, recall pool, idle windows.
 	// Safe to run from several PCs at once.
 	Sweep(ctx context.Context) (model.SweepResult, error)
+	// Watch streams committed events with version > since, in order, until
+	// ctx ends. An event of kind model.EvResync means events were missed
+	// (gap, slow reader, reconnect): reload the Snapshot and continue from
+	// its version. One tail loop per Store serves every watcher.
+	Watch(ctx context.Context, since int64) (<-chan model.Event, error)
 	// Now is the database clock.
 	Now(ctx context.Context) (time.Time, error)
 	// Engine names the database: sqlite, postgres, mysql or sqlserver (or

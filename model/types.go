@@ -79,6 +79,7 @@ const (
 	EvWindow      = "window" // window status or services changed
 	EvConfig      = "config" // services or settings changed: reload the snapshot
 	EvWindowSaved = "window_saved"
+	EvResync      = "resync" // not stored: tells a watcher to reload the snapshot
 )
 
 // Event is one committed change. Version is per branch, gap-free and in

@@ -1,0 +1,121 @@
+// Package app is the command line and the wiring: it parses flags and
+// settings, opens the Store (database or peer server) and hands it to the
+// roles, servers and tools. Each subcommand lives in its own cmd_*.go file
+// and registers itself here.
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"jiaohao/model"
+)
+
+// command is one subcommand: run gets the arguments after its name.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; called from init in each cmd_*.go file.
+func register(name, summary string, run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+// guiMain runs the desktop program when no subcommand is given; set by the
+// GUI wiring so headless builds of the tools stay possible.
+var guiMain func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// Main runs jiaohao with the given arguments and returns the exit code.
+func Main(args []string) int {
+	return run(args, os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch {
+	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
+		usage(stdout)
+		return 0
+	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
+		cmd, ok := commands[args[0]]
+		if !ok {
+			fmt.Fprintf(stderr, "jiaohao: unknown command %q; run \"jiaohao help\" for the list\n", args[0])
+			return 2
+		}
+		err = cmd.run(ctx, args[1:], stdout, stderr)
+	case guiMain != nil:
+		err = guiMain(ctx, args, stdout, stderr)
+	default:
+		usage(stderr)
+		return 2
+	}
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	// One plain sentence; never a stack trace.
+	fmt.Fprintf(stderr, "jiaohao: %s\n", userMessage(err))
+	if model.ErrorCode(err) == model.EInvalidInput {
+		return 2
+	}
+	return 1
+}
+
+// userMessage is the sentence shown for err: the domain message when there
+// is one, otherwise the wrapped error text (which never carries secrets:
+// connection strings are redacted where errors are made).
+func userMessage(err error) string {
+	var me *model.Error
+	if errors.As(err, &me) {
+		return me.Message
+	}
+	return err.Error()
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: jiaohao [flags]            run the desktop program")
+	fmt.Fprintln(w, "       jiaohao COMMAND [flags]    run a tool:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+}
+
+// newFlags makes a FlagSet that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("jiaohao "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses and turns a flag error into an invalid-input error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return model.Errorf(model.EInvalidInput, "%s", err.Error())
+	}
+	if fs.NArg() > 0 {
+		return model.Errorf(model.EInvalidInput, "unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
