@@ -1,0 +1,148 @@
+package peer
+
+import (
+	"net/http"
+
+	"jiaohao/model"
+)
+
+// Window, service and setting routes, and the read-only views.
+
+func (s *Server) windowStatus(w http.ResponseWriter, r *http.Request, p principal) error {
+	n, err := pathWindow(r, p)
+	if err != nil {
+		return err
+	}
+	q, err := decode[statusRequest](r, false)
+	if err != nil {
+		return err
+	}
+	st, _ := model.ParseWindowStatus(q.Status) // validated by decode
+	win, err := s.store.SetWindowStatus(r.Context(), n, st)
+	return answer(w, win, err)
+}
+
+func (s *Server) windowServices(w http.ResponseWriter, r *http.Request, p principal) error {
+	n, err := pathWindow(r, p)
+	if err != nil {
+		return err
+	}
+	q, err := decode[servicesRequest](r, false)
+	if err != nil {
+		return err
+	}
+	win, err := s.store.SetWindowServices(r.Context(), n, q.Services)
+	return answer(w, win, err)
+}
+
+func (s *Server) saveWindow(w http.ResponseWriter, r *http.Request, p principal) error {
+	n, err := pathWindow(r, p)
+	if err != nil {
+		return err
+	}
+	q, err := decode[windowRequest](r, false)
+	if err != nil {
+		return err
+	}
+	win := model.Window{Number: n, Name: q.Name, Services: q.Services, Status: model.WindowOpen}
+	if q.Status != "" {
+		win.Status, _ = model.ParseWindowStatus(q.Status)
+	} else if old, err := s.findWindow(r, n); err != nil {
+		return err
+	} else if old != nil {
+		win.Status = old.Status
+	}
+	if win.Services == nil {
+		win.Services = []string{}
+	}
+	saved, err := s.store.SaveWindow(r.Context(), win)
+	return answer(w, saved, err)
+}
+
+func (s *Server) findWindow(r *http.Request, n int) (*model.Window, error) {
+	ws, err := s.store.Windows(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	for i := range ws {
+		if ws[i].Number == n {
+			return &ws[i], nil
+		}
+	}
+	return nil, nil
+}
+
+func (s *Server) saveService(w http.ResponseWriter, r *http.Request, _ principal) error {
+	code := r.PathValue("code")
+	if err := validService(code); err != nil {
+		return err
+	}
+	q, err := decode[serviceRequest](r, false)
+	if err != nil {
+		return err
+	}
+	svc := model.Service{Code: code, Name: q.Name, Priority: q.Priority, StartNo: q.StartNo,
+		Width: q.Width, Enabled: q.Enabled, SortOrder: q.SortOrder}
+	all, err := s.store.Services(r.Context())
+	if err != nil {
+		return err
+	}
+	for _, old := range all {
+		if old.Code == code {
+			svc.ID = old.ID // an update, not a second service with the same code
+		}
+	}
+	saved, err := s.store.SaveService(r.Context(), svc)
+	return answer(w, saved, err)
+}
+
+func (s *Server) setSetting(w http.ResponseWriter, r *http.Request, _ principal) error {
+	key := r.PathValue("key")
+	if !validSettingKey(key) {
+		return invalid("设置项名称无效 (unknown setting key)")
+	}
+	q, err := decode[settingRequest](r, false)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetSetting(r.Context(), key, q.Value); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"key": key, "value": q.Value})
+	return nil
+}
+
+func (s *Server) windows(w http.ResponseWriter, r *http.Request, _ principal) error {
+	ws, err := s.store.Windows(r.Context())
+	if ws == nil {
+		ws = []model.Window{}
+	}
+	return answer(w, ws, err)
+}
+
+func (s *Server) services(w http.ResponseWriter, r *http.Request, _ principal) error {
+	ss, err := s.store.Services(r.Context())
+	if ss == nil {
+		ss = []model.Service{}
+	}
+	return answer(w, ss, err)
+}
+
+func (s *Server) settings(w http.ResponseWriter, r *http.Request, _ principal) error {
+	st, err := s.store.Settings(r.Context())
+	return answer(w, st.Raw, err)
+}
+
+func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, _ principal) error {
+	snap, err := s.store.Snapshot(r.Context())
+	return answer(w, snap, err)
+}
+
+// answer writes v with 200, or returns err.
+func answer[T any](w http.ResponseWriter, v T, err error) error {
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
+	return nil
+}

@@ -1,0 +1,311 @@
+package peer
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// apiFunc handles one authenticated route; it writes its own success
+// response and returns errors for the wrapper to answer.
+type apiFunc func(w http.ResponseWriter, r *http.Request, p principal) error
+
+// route is one entry of the contract: who may call it, and the handler.
+type route struct {
+	method, pattern string
+	roles           []string
+	fn              apiFunc
+}
+
+var (
+	anyRole   = []string{RoleKiosk, RoleCaller, RoleScreen, RoleManager}
+	takers    = []string{RoleKiosk, RoleManager}
+	actors    = []string{RoleCaller, RoleManager}
+	observers = anyRole
+	managers  = []string{RoleManager}
+)
+
+// routes is the /api/v1 surface behind a token (health is open). Callers
+// are further limited to their own window inside the handlers.
+func (s *Server) routes() []route {
+	return []route{
+		{"POST", "/api/v1/tickets", takers, s.take},
+		{"GET", "/api/v1/tickets/{id}", observers, s.getTicket},
+		{"GET", "/api/v1/tickets/{id}/position", observers, s.position},
+		{"POST", "/api/v1/tickets/{id}/{action}", actors, s.act},
+		{"GET", "/api/v1/public/{pid}", observers, s.byPublicID},
+		{"POST", "/api/v1/windows/{n}/call", actors, s.call},
+		{"PUT", "/api/v1/windows/{n}/status", actors, s.windowStatus},
+		{"PUT", "/api/v1/windows/{n}/services", managers, s.windowServices},
+		{"PUT", "/api/v1/windows/{n}", managers, s.saveWindow},
+		{"GET", "/api/v1/windows", observers, s.windows},
+		{"GET", "/api/v1/services", observers, s.services},
+		{"PUT", "/api/v1/services/{code}", managers, s.saveService},
+		{"GET", "/api/v1/settings", observers, s.settings},
+		{"PUT", "/api/v1/settings/{key}", managers, s.setSetting},
+		{"GET", "/api/v1/snapshot", observers, s.snapshot},
+		{"GET", "/api/v1/events", observers, s.events},
+		{"GET", "/api/v1/eventlog", observers, s.eventLog},
+		{"POST", "/api/v1/sweep", actors, s.sweepNow},
+		{"GET", "/api/v1/time", observers, s.now},
+		{"GET", "/api/v1/whoami", observers, s.whoami},
+	}
+}
+
+// api authenticates, checks the role, names the actor for the event log
+// and runs the handler.
+func (s *Server) api(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if !p.is(rt.roles...) {
+			writeError(w, errForbidden)
+			return
+		}
+		ctx := dao.WithActor(r.Context(), actorName(p))
+		if err := rt.fn(w, r.WithContext(ctx), p); err != nil {
+			writeError(w, err)
+		}
+	})
+}
+
+func actorName(p principal) string {
+	name := p.Name
+	if name == "" {
+		name = p.Role
+	}
+	if p.Window > 0 {
+		name = fmt.Sprintf("%s@%d", name, p.Window)
+	}
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	return name
+}
+
+// actingWindow is the window a request acts for: a caller always acts for
+// its own window (and may not name another); a manager acts for the window
+// it names, or for any window with 0.
+func actingWindow(p principal, requested int) (int, error) {
+	if p.Role == RoleManager {
+		return requested, nil
+	}
+	if requested != 0 && requested != p.Window {
+		return 0, errForbidden
+	}
+	if p.Window <= 0 {
+		return 0, errForbidden
+	}
+	return p.Window, nil
+}
+
+// ticketOut adds where a waiting ticket stands.
+func (s *Server) ticketOut(ctx context.Context, t model.Ticket) Ticket {
+	out := Ticket{Ticket: t}
+	if t.Status != model.Waiting {
+		return out
+	}
+	pos, err := s.store.Position(ctx, t.ID)
+	if err != nil {
+		s.log.Warn("position failed", "ticket", t.ID, "code", model.ErrorCode(err))
+		return out
+	}
+	out.Ahead, out.ETASeconds = pos.Ahead, pos.ETASeconds
+	return out
+}
+
+func (s *Server) answerTicket(w http.ResponseWriter, r *http.Request, status int, t model.Ticket, err error) error {
+	if err != nil {
+		return err
+	}
+	writeJSON(w, status, s.ticketOut(r.Context(), t))
+	return nil
+}
+
+func (s *Server) take(w http.ResponseWriter, r *http.Request, p principal) error {
+	q, err := decode[takeRequest](r, false)
+	if err != nil {
+		return err
+	}
+	if !s.takes.allow(p.ID, time.Now()) {
+		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
+	}
+	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role)
+	return s.answerTicket(w, r, http.StatusCreated, t, err)
+}
+
+func (s *Server) getTicket(w http.ResponseWriter, r *http.Request, _ principal) error {
+	id, err := parseID(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Ticket(r.Context(), id)
+	return s.answerTicket(w, r, http.StatusOK, t, err)
+}
+
+func (s *Server) position(w http.ResponseWriter, r *http.Request, _ principal) error {
+	id, err := parseID(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	pos, err := s.store.Position(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, pos)
+	return nil
+}
+
+func (s *Server) byPublicID(w http.ResponseWriter, r *http.Request, _ principal) error {
+	pid := r.PathValue("pid")
+	if !validPublicID(pid) {
+		return model.Errorf(model.ENotFound, "没有这个号码 (no such ticket)")
+	}
+	t, err := s.store.TicketByPublicID(r.Context(), pid)
+	return s.answerTicket(w, r, http.StatusOK, t, err)
+}
+
+// ticketActions are the POST /tickets/{id}/{action} verbs besides transfer.
+var ticketActions = map[string]func(dao.Store, context.Context, int64, int) (model.Ticket, error){
+	"recall":    dao.Store.Recall,
+	"pass":      dao.Store.Pass,
+	"undo-pass": dao.Store.UndoPass,
+	"requeue":   dao.Store.Requeue,
+	"serve":     dao.Store.StartServing,
+	"finish":    dao.Store.Finish,
+	"cancel":    dao.Store.Cancel,
+}
+
+func (s *Server) act(w http.ResponseWriter, r *http.Request, p principal) error {
+	action := r.PathValue("action")
+	do, ok := ticketActions[action]
+	if !ok && action != "transfer" {
+		return model.Errorf(model.ENotFound, "没有这个操作 (no such action)")
+	}
+	id, err := parseID(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if action == "transfer" {
+		q, err := decode[transferRequest](r, false)
+		if err != nil {
+			return err
+		}
+		win, err := actingWindow(p, q.FromWindow)
+		if err != nil {
+			return err
+		}
+		t, err := s.store.Transfer(r.Context(), id, win, model.TransferTarget{Window: q.Window, Service: q.Service})
+		return s.answerTicket(w, r, http.StatusOK, t, err)
+	}
+	q, err := decode[actionRequest](r, true)
+	if err != nil {
+		return err
+	}
+	win, err := actingWindow(p, q.Window)
+	if err != nil {
+		return err
+	}
+	t, err := do(s.store, r.Context(), id, win)
+	return s.answerTicket(w, r, http.StatusOK, t, err)
+}
+
+// pathWindow reads {n} and checks the caller may act for it.
+func pathWindow(r *http.Request, p principal) (int, error) {
+	n, err := parseWindowPath(r.PathValue("n"))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := actingWindow(p, n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (s *Server) call(w http.ResponseWriter, r *http.Request, p principal) error {
+	n, err := pathWindow(r, p)
+	if err != nil {
+		return err
+	}
+	q, err := decode[callRequest](r, true)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.CallNext(r.Context(), n, q.Service)
+	return s.answerTicket(w, r, http.StatusOK, t, err)
+}
+
+func (s *Server) sweepNow(w http.ResponseWriter, r *http.Request, _ principal) error {
+	res, err := s.store.Sweep(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) now(w http.ResponseWriter, r *http.Request, _ principal) error {
+	t, err := s.store.Now(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"now": t})
+	return nil
+}
+
+func (s *Server) whoami(w http.ResponseWriter, _ *http.Request, p principal) error {
+	writeJSON(w, http.StatusOK, Whoami{ID: p.ID, Name: p.Name, Role: p.Role, Window: p.Window, Engine: s.store.Engine()})
+	return nil
+}
+
+// Whoami is what the server knows about the calling terminal.
+type Whoami struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Window int    `json:"window"`
+	Engine string `json:"engine"`
+}
+
+func (s *Server) eventLog(w http.ResponseWriter, r *http.Request, _ principal) error {
+	since, err := parseSince(r.URL.Query().Get("since"))
+	if err != nil {
+		return err
+	}
+	limit := 500
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := parseDigits(v, 4)
+		if err != nil || n < 1 || n > 1000 {
+			return invalid("limit 须在 1 到 1000 之间 (limit must be 1-1000)")
+		}
+		limit = int(n)
+	}
+	evs, err := s.store.EventsSince(r.Context(), since, limit)
+	if err != nil {
+		return err
+	}
+	if evs == nil {
+		evs = []model.Event{}
+	}
+	writeJSON(w, http.StatusOK, evs)
+	return nil
+}
+
+func parseSince(v string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := parseDigits(v, 18)
+	if err != nil {
+		return 0, invalid("since 须为非负整数 (since must be a non-negative integer)")
+	}
+	return n, nil
+}
+

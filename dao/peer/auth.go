@@ -1,0 +1,167 @@
+package peer
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Roles a terminal's token may carry.
+const (
+	RoleKiosk   = "kiosk"   // take numbers, read
+	RoleCaller  = "caller"  // act for its own window, read
+	RoleScreen  = "screen"  // read
+	RoleManager = "manager" // everything
+)
+
+// ValidRole reports whether r is one of the four roles.
+func ValidRole(r string) bool {
+	return r == RoleKiosk || r == RoleCaller || r == RoleScreen || r == RoleManager
+}
+
+const tokenPrefix = "jh_"
+
+// NewToken makes a fresh bearer token (256 random bits) and the hash to
+// store. The token itself is shown once and never stored.
+func NewToken() (token, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", err
+	}
+	token = tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+	return token, HashToken(token), nil
+}
+
+// HashToken is the stored form of a token: hex SHA-256. Tokens are random
+// and long, so a plain hash is enough; a slow hash would only slow every
+// request.
+func HashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// principal is the authenticated terminal behind a request.
+type principal struct {
+	dao.Terminal
+}
+
+func (p principal) is(roles ...string) bool {
+	for _, r := range roles {
+		if p.Role == r {
+			return true
+		}
+	}
+	return false
+}
+
+type principalKey struct{}
+
+func principalFrom(ctx context.Context) principal {
+	p, _ := ctx.Value(principalKey{}).(principal)
+	return p
+}
+
+var (
+	errNoToken   = model.Errorf(model.EUnauthorized, "需要有效的终端令牌 (a valid terminal token is required)")
+	errForbidden = model.Errorf(model.EForbidden, "此终端无权执行该操作 (this terminal may not do that)")
+)
+
+// bearer extracts the token from the Authorization header.
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) < 7 || !strings.EqualFold(h[:7], "bearer ") {
+		return ""
+	}
+	return strings.TrimSpace(h[7:])
+}
+
+// authenticate finds the terminal holding the request's token. The lookup
+// is by hash and the hashes are compared in constant time, so response time
+// says nothing about how close a guess was.
+func (s *Server) authenticate(r *http.Request) (principal, error) {
+	tok := bearer(r)
+	if tok == "" || len(tok) > 200 {
+		return principal{}, errNoToken
+	}
+	hash := HashToken(tok)
+	t, err := s.terms.TerminalByTokenHash(r.Context(), hash)
+	if err != nil {
+		if c := model.ErrorCode(err); c == model.ENotFound || c == model.EUnauthorized {
+			return principal{}, errNoToken
+		}
+		return principal{}, err
+	}
+	if subtle.ConstantTimeCompare([]byte(hash), []byte(t.TokenHash)) != 1 || t.Revoked || !ValidRole(t.Role) {
+		return principal{}, errNoToken
+	}
+	s.touch(r.Context(), t.ID)
+	return principal{t}, nil
+}
+
+// touch records that a terminal was seen, at most once a minute each, so
+// reads do not turn into a write per request.
+func (s *Server) touch(ctx context.Context, id int64) {
+	now := time.Now()
+	s.seenMu.Lock()
+	last, ok := s.seen[id]
+	if ok && now.Sub(last) < time.Minute {
+		s.seenMu.Unlock()
+		return
+	}
+	s.seen[id] = now
+	s.seenMu.Unlock()
+	if err := s.terms.TouchTerminal(ctx, id); err != nil {
+		s.log.Warn("could not record terminal last seen", "terminal", id, "err", model.ErrorCode(err))
+	}
+}
+
+// limiter is a token bucket per terminal: burst of perMinute, refilled
+// evenly over a minute.
+type limiter struct {
+	perMinute int
+	mu        sync.Mutex
+	buckets   map[int64]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newLimiter(perMinute int) *limiter {
+	return &limiter{perMinute: perMinute, buckets: map[int64]*bucket{}}
+}
+
+// allow takes one token from the terminal's bucket if it has one.
+func (l *limiter) allow(id int64, now time.Time) bool {
+	if l.perMinute <= 0 {
+		return true
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[id]
+	if !ok {
+		b = &bucket{tokens: float64(l.perMinute), at: now}
+		l.buckets[id] = b
+	}
+	b.tokens += now.Sub(b.at).Minutes() * float64(l.perMinute)
+	if max := float64(l.perMinute); b.tokens > max {
+		b.tokens = max
+	}
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

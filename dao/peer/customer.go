@@ -1,0 +1,180 @@
+package peer
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+	"golang.org/x/text/language"
+
+	"jiaohao/model"
+)
+
+// The customer page: one ticket, by its random public id, live. It needs no
+// token and shows nothing about anyone else.
+
+//go:embed customer.html
+var customerHTML string
+
+var customerTmpl = template.Must(template.New("t").Parse(customerHTML))
+
+// customerView is all a customer sees.
+type customerView struct {
+	Number  string `json:"number"`
+	Service string `json:"service"`
+	Status  string `json:"status"`
+	Window  int    `json:"window"`
+	Ahead   int    `json:"ahead"`
+	ETAMin  int    `json:"eta_min"`
+}
+
+// labels are the page's words in one language.
+type labels map[string]string
+
+var pageLabels = map[string]labels{
+	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "ahead": "前面还有", "people": "人",
+		"eta": "预计等待", "minutes": "分钟", "waiting": "等待中", "called": "请到 {w} 号窗口",
+		"passed": "已过号，请到窗口咨询", "serving": "正在办理", "done": "已办结", "cancelled": "已取消",
+		"notfound": "没有这个号码", "offline": "连接中断，正在重连…"},
+	"en": {"lang": "en", "title": "My queue number", "service": "Service", "ahead": "Ahead of you", "people": "",
+		"eta": "Estimated wait", "minutes": "min", "waiting": "Waiting", "called": "Please go to window {w}",
+		"passed": "Passed — please ask at a window", "serving": "Being served", "done": "Done", "cancelled": "Cancelled",
+		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…"},
+}
+
+var langMatcher = language.NewMatcher([]language.Tag{language.Chinese, language.English})
+
+// pageLang picks zh or en from Accept-Language; Chinese when unsure.
+func pageLang(r *http.Request) string {
+	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
+	if err != nil || len(tags) == 0 {
+		return "zh"
+	}
+	if _, i, _ := langMatcher.Match(tags...); i == 1 {
+		return "en"
+	}
+	return "zh"
+}
+
+// view builds what the customer sees, or not_found.
+func (s *Server) view(ctx context.Context, pid string) (customerView, error) {
+	if !validPublicID(pid) {
+		return customerView{}, model.Errorf(model.ENotFound, "没有这个号码 (no such ticket)")
+	}
+	t, err := s.store.TicketByPublicID(ctx, pid)
+	if err != nil {
+		return customerView{}, err
+	}
+	v := customerView{Number: t.Number, Service: t.Service, Status: t.Status.String(), Window: t.Window}
+	if svcs, err := s.store.Services(ctx); err == nil {
+		for _, sv := range svcs {
+			if sv.Code == t.Service {
+				v.Service = sv.Name
+			}
+		}
+	}
+	if t.Status == model.Waiting {
+		if pos, err := s.store.Position(ctx, t.ID); err == nil {
+			v.Ahead, v.ETAMin = pos.Ahead, (pos.ETASeconds+59)/60
+		}
+	}
+	return v, nil
+}
+
+func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
+	lang := pageLang(r)
+	v, err := s.view(r.Context(), r.PathValue("pid"))
+	status := http.StatusOK
+	if err != nil {
+		status = httpStatus(model.ErrorCode(err))
+	}
+	nonce := make([]byte, 16)
+	_, _ = rand.Read(nonce)
+	n := base64.RawStdEncoding.EncodeToString(nonce)
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer") // the URL is the customer's key
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; script-src 'nonce-"+n+"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'")
+	var buf bytes.Buffer
+	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n}
+	if err := customerTmpl.Execute(&buf, data); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// customerLive is the page's WebSocket: the view now, then again whenever
+// it changes.
+func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
+	pid := r.PathValue("pid")
+	v, err := s.view(r.Context(), pid)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	sub, _, err := s.hub.subscribe(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer s.hub.unsubscribe(sub)
+	conn, err := websocket.Accept(w, r, nil) // same-origin only
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	ctx := conn.CloseRead(r.Context())
+	var last []byte
+	ping := time.NewTicker(s.opts.PingEvery)
+	defer ping.Stop()
+	for {
+		if b, _ := json.Marshal(v); !bytes.Equal(b, last) {
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := conn.Write(wctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				return
+			}
+			last = b
+		}
+		select {
+		case <-sub.ch:
+			drain(sub.ch) // one recomputation for a burst of events
+		case <-ping.C:
+			if conn.Ping(ctx) != nil {
+				return
+			}
+			continue
+		case <-sub.dropped:
+			conn.Close(websocket.StatusTryAgainLater, "reconnect")
+			return
+		case <-ctx.Done():
+			return
+		}
+		if v, err = s.view(ctx, pid); err != nil {
+			conn.Close(websocket.StatusNormalClosure, "gone")
+			return
+		}
+	}
+}
+
+func drain(ch <-chan model.Event) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}

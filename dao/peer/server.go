@@ -1,0 +1,235 @@
+package peer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Options tune a Server; the zero value is ready for use.
+type Options struct {
+	// TakePerMinute limits how many numbers one token may take per minute
+	// (burst of the same size). 0 means the default of 30; negative means
+	// no limit.
+	TakePerMinute int
+	// SweepEvery runs the store's timers (call timeout, recall pool, idle
+	// windows) at this interval while Serve runs; 0 leaves sweeping to
+	// someone else.
+	SweepEvery time.Duration
+	// PingEvery keeps idle WebSocket connections alive; default 20 s.
+	PingEvery time.Duration
+	// MaxBackfill is how many missed events a reconnecting subscriber is
+	// sent from the log before it is told to resync instead; default 10000.
+	MaxBackfill int
+	// SubscriberBuffer is how many events may wait for one slow subscriber
+	// before it is dropped; default 256.
+	SubscriberBuffer int
+	// Logger receives one line per request, with no token, query string or
+	// customer id in it. Default: discard.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.TakePerMinute == 0 {
+		o.TakePerMinute = 30
+	}
+	if o.PingEvery <= 0 {
+		o.PingEvery = 20 * time.Second
+	}
+	if o.MaxBackfill <= 0 {
+		o.MaxBackfill = 10000
+	}
+	if o.SubscriberBuffer <= 0 {
+		o.SubscriberBuffer = 256
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
+
+// Server serves one branch's Store to the other PCs. It is safe for
+// concurrent use; one Server keeps one Watch on the store however many
+// subscribers it has.
+type Server struct {
+	store dao.Store
+	terms dao.Terminals
+	opts  Options
+	log   *slog.Logger
+	takes *limiter
+	hub   *hub
+	mux   *http.ServeMux
+
+	seenMu sync.Mutex
+	seen   map[int64]time.Time
+
+	ctx    context.Context // ends when the server closes
+	cancel context.CancelFunc
+}
+
+// NewServer wraps a store; terms holds the tokens allowed in.
+func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		store: store, terms: terms, opts: opts, log: opts.Logger,
+		takes: newLimiter(opts.TakePerMinute),
+		seen:  map[int64]time.Time{},
+		ctx:   ctx, cancel: cancel,
+	}
+	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
+	s.mux = http.NewServeMux()
+	for _, rt := range s.routes() {
+		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
+	}
+	s.mux.HandleFunc("GET /api/v1/health", s.health)
+	s.mux.HandleFunc("GET /t/{pid}", s.customerPage)
+	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
+	})
+	return s
+}
+
+// Handler is the whole HTTP surface, for embedding in another server or a
+// test.
+func (s *Server) Handler() http.Handler { return s.logRequests(s.mux) }
+
+// Close ends every subscription and the store watch; it does not close the
+// store.
+func (s *Server) Close() error {
+	s.cancel()
+	return nil
+}
+
+// Serve answers on ln until ctx ends, then shuts down gracefully: new
+// connections are refused, running requests get a few seconds to finish,
+// WebSocket subscribers are closed. Wrap ln with tls.NewListener for TLS.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	s.hub.start()
+	if s.opts.SweepEvery > 0 {
+		go s.sweep(ctx)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return fmt.Errorf("peer server: %w", err)
+	case <-ctx.Done():
+	}
+	s.Close() // ends WebSocket handlers, which Shutdown does not wait for
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		return fmt.Errorf("peer server shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("peer server: %w", err)
+	}
+	return nil
+}
+
+// sweep runs the store's timers; the SQL is idempotent, so other PCs may
+// sweep too.
+func (s *Server) sweep(ctx context.Context) {
+	t := time.NewTicker(s.opts.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			if _, err := s.store.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("sweep failed", "code", model.ErrorCode(err))
+			}
+		}
+	}
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	v, err := s.version(r.Context())
+	if err != nil {
+		writeError(w, model.Errorf(model.EUnavailable, "数据库不可用 (database unavailable)"))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "db": s.store.Engine(), "version": v})
+}
+
+// version is the newest committed event version.
+func (s *Server) version(ctx context.Context) (int64, error) {
+	snap, err := s.store.Snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return snap.Version, nil
+}
+
+// statusWriter remembers the status for the request log; Unwrap lets the
+// WebSocket upgrade reach the connection underneath.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logRequests logs one line per request. It logs the route pattern, not the
+// path, so customer ids and query strings never reach the log; it recovers
+// a panicking handler into a plain 500.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("handler panic", "route", r.Pattern, "panic", fmt.Sprint(v))
+				if sw.status == 0 {
+					writeError(sw, errors.New("panic"))
+				}
+			}
+			status := sw.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.log.Info("request", "method", r.Method, "route", r.Pattern, "status", status,
+				"ms", time.Since(start).Milliseconds(), "remote", remoteHost(r))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func remoteHost(r *http.Request) string {
+	h, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return ""
+	}
+	return h
+}
