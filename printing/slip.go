@@ -1,0 +1,141 @@
+package printing
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Slip is everything printed on one ticket, already resolved to text.
+type Slip struct {
+	Branch  string
+	Service string // the service's name, not its code
+	Number  string
+	Ahead   int
+	Wait    time.Duration
+	Issued  time.Time // database clock, in the branch's time zone
+	URL     string    // customer page; "" prints no QR code
+	Footer  string
+}
+
+// Header is what a ticket shows besides the ticket itself; it comes from
+// the branch settings at print time so a changed footer applies at once.
+type Header struct {
+	Branch      string
+	Footer      string
+	CustomerURL string            // base, e.g. http://host:8520
+	Services    map[string]string // code -> name
+	Location    *time.Location    // branch time zone; nil: as stored
+}
+
+// HeaderFunc supplies the Header when a job is rendered.
+type HeaderFunc func(ctx context.Context) (Header, error)
+
+// StaticHeader always returns h; for tools and tests.
+func StaticHeader(h Header) HeaderFunc {
+	return func(context.Context) (Header, error) { return h, nil }
+}
+
+// StoreHeader reads the branch name, services, footer and customer URL from
+// the store. loc is the branch time zone (nil: as stored).
+func StoreHeader(st dao.Store, loc *time.Location) HeaderFunc {
+	return func(ctx context.Context) (Header, error) {
+		set, err := st.Settings(ctx)
+		if err != nil {
+			return Header{}, fmt.Errorf("read settings: %w", err)
+		}
+		svcs, err := st.Services(ctx)
+		if err != nil {
+			return Header{}, fmt.Errorf("read services: %w", err)
+		}
+		snap, err := st.Snapshot(ctx)
+		if err != nil {
+			return Header{}, fmt.Errorf("read branch: %w", err)
+		}
+		h := Header{
+			Branch:      snap.Branch,
+			Footer:      set.Raw["ticket_footer"],
+			CustomerURL: set.Raw["customer_url"],
+			Services:    make(map[string]string, len(svcs)),
+			Location:    loc,
+		}
+		for _, s := range svcs {
+			h.Services[s.Code] = s.Name
+		}
+		return h, nil
+	}
+}
+
+// Slip fills a Slip for a ticket at its position.
+func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
+	code := t.IssueService
+	if code == "" {
+		code = t.Service
+	}
+	name := h.Services[code]
+	if name == "" {
+		name = code
+	}
+	issued := t.IssuedAt
+	if h.Location != nil {
+		issued = issued.In(h.Location)
+	}
+	return Slip{
+		Branch:  h.Branch,
+		Service: name,
+		Number:  t.Number,
+		Ahead:   pos.Ahead,
+		Wait:    time.Duration(pos.ETASeconds) * time.Second,
+		Issued:  issued,
+		URL:     CustomerURL(h.CustomerURL, t.PublicID),
+		Footer:  h.Footer,
+	}
+}
+
+// CustomerURL is the page a customer's QR code opens: base + /t/{public_id}.
+// Either part missing gives "", and the ticket is printed without QR code.
+func CustomerURL(base, publicID string) string {
+	base = strings.TrimRight(strings.TrimSpace(base), "/")
+	if base == "" || publicID == "" {
+		return ""
+	}
+	return base + "/t/" + url.PathEscape(publicID)
+}
+
+// aheadLine says how long the customer will wait, in the hall's words.
+func (s Slip) aheadLine() string {
+	if s.Ahead <= 0 {
+		return "前面没有人，请留意叫号"
+	}
+	mins := int((s.Wait + time.Minute - 1) / time.Minute)
+	if mins <= 0 {
+		return fmt.Sprintf("前面还有 %d 人", s.Ahead)
+	}
+	return fmt.Sprintf("前面还有 %d 人，预计等待约 %d 分钟", s.Ahead, mins)
+}
+
+func (s Slip) issuedLine() string {
+	if s.Issued.IsZero() {
+		return ""
+	}
+	return "取号时间 " + s.Issued.Format("2006-01-02 15:04")
+}
+
+// SampleSlip is the ticket print-test prints for installers.
+func SampleSlip(number string, now time.Time) Slip {
+	return Slip{
+		Branch:  "叫号系统打印测试",
+		Service: "个人业务",
+		Number:  number,
+		Ahead:   3,
+		Wait:    9 * time.Minute,
+		Issued:  now,
+		URL:     "http://127.0.0.1:8520/t/print-test",
+		Footer:  model.DefaultSettings["ticket_footer"],
+	}
+}

@@ -1,0 +1,43 @@
+package printing
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"jiaohao/model"
+)
+
+var zhDigits = [...]string{"零", "一", "二", "三", "四", "五", "六", "七", "八", "九"}
+
+var enDigits = [...]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+
+// SpellNumber says a ticket number character by character, the way halls
+// announce it: "A012" is "A 零 一 二" in Chinese and "A zero one two" in
+// English, never "A 十二", which customers mishear.
+func SpellNumber(number, lang string) string {
+	digits := zhDigits[:]
+	if lang == "en" {
+		digits = enDigits[:]
+	}
+	parts := make([]string, 0, len(number))
+	for _, r := range number {
+		switch {
+		case r >= '0' && r <= '9':
+			parts = append(parts, digits[r-'0'])
+		case unicode.IsSpace(r):
+		default:
+			parts = append(parts, string(unicode.ToUpper(r)))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// SpeechText fills a voice template ("请 {number} 号到 {window} 号窗口办理")
+// for a called ticket in lang ("zh" or "en").
+func SpeechText(template string, t model.Ticket, lang string) string {
+	return strings.NewReplacer(
+		"{number}", SpellNumber(t.Number, lang),
+		"{window}", strconv.Itoa(t.Window),
+	).Replace(template)
+}
