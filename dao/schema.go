@@ -60,17 +60,17 @@ func (sequenceRow) TableName() string { return "ticket_sequence" }
 
 // ticketRow is shared by ticket and ticket_history (archived days).
 type ticketRow struct {
-	ID             int64      `gorm:"primaryKey"`
+	ID             int64      `gorm:"primaryKey;index:ix_ticket_call,priority:7"`
 	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_issued,priority:1"`
 	IssueServiceID int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:2"`
-	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3"`
+	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3;index:ix_ticket_call,priority:3"`
 	SeqNo          int        `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:4"`
-	ServiceID      int64      `gorm:"not null;index:ix_ticket_call,priority:6"`
+	ServiceID      int64      `gorm:"not null;index:ix_ticket_call,priority:8"`
 	Number         string     `gorm:"size:16;not null"`
-	Priority       int        `gorm:"not null;index:ix_ticket_call,priority:4"`
+	Priority       int        `gorm:"not null;index:ix_ticket_call,priority:5"`
 	Status         int        `gorm:"not null;index:ix_ticket_call,priority:2"`
-	Lane           int        `gorm:"not null;index:ix_ticket_call,priority:3"`
-	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:5"`
+	Lane           int        `gorm:"not null;index:ix_ticket_call,priority:4"`
+	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:6"`
 	WindowNo       *int       ``
 	CallCount      int        `gorm:"not null"`
 	PublicID       string     `gorm:"size:40;not null;uniqueIndex:ux_ticket_public"`

@@ -1,0 +1,122 @@
+package dao
+
+import (
+	"context"
+	"strings"
+
+	"jiaohao/model"
+)
+
+// CallNext claims the next ticket for a window in one transaction: the pick
+// and the claim hold a row lock that other windows skip, so no two windows
+// get the same ticket and none is skipped.
+func (s *GormStore) CallNext(ctx context.Context, window int, service string) (model.Ticket, error) {
+	if window <= 0 {
+		return model.Ticket{}, model.Errorf(model.EInvalidInput, "窗口号必须大于 0")
+	}
+	var out model.Ticket
+	err := s.write(ctx, func(t *txn) error {
+		w, err := t.window(window)
+		if err != nil {
+			return err
+		}
+		if model.WindowStatus(w.Status) != model.WindowOpen {
+			return model.Errorf(model.EWindowNotOpen, "%d 号窗口已%s，不能叫号", window, windowStatusLabel(model.WindowStatus(w.Status)))
+		}
+		ids, err := t.servedIDs(window, strings.TrimSpace(service))
+		if err != nil {
+			return err
+		}
+		id, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, window: window, now: t.now})
+		if err != nil {
+			return err
+		}
+		if id == 0 {
+			return model.Errorf(model.EQueueEmpty, "%d 号窗口的业务暂无等待的号码 (queue empty)", window)
+		}
+		row, err := t.ticket(id)
+		if err != nil {
+			return err
+		}
+		c, err := t.codes()
+		if err != nil {
+			return err
+		}
+		out = row.toModel(c)
+		if err := t.holdTicket(window, id); err != nil {
+			return err
+		}
+		t.emit(pendingEvent{kind: model.EvCall, ticket: &out, windowNo: window, from: model.Waiting, to: model.Called})
+		return nil
+	})
+	return out, err
+}
+
+func windowStatusLabel(s model.WindowStatus) string {
+	switch s {
+	case model.WindowPaused:
+		return "暂停"
+	case model.WindowClosed:
+		return "关闭"
+	}
+	return "开放"
+}
+
+func (t *txn) window(number int) (windowRow, error) {
+	var rows []windowRow
+	if err := t.Where("branch_id = ? AND number = ?", t.s.branchID, number).Limit(1).Find(&rows).Error; err != nil {
+		return windowRow{}, err
+	}
+	if len(rows) == 0 {
+		return windowRow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
+	}
+	return rows[0], nil
+}
+
+// servedIDs lists the services a window calls for, narrowed to one when
+// asked; a service the window does not serve is refused.
+func (t *txn) servedIDs(window int, only string) ([]int64, error) {
+	var ids []int64
+	if err := t.Raw("SELECT service_id FROM window_service WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Scan(&ids).Error; err != nil {
+		return nil, err
+	}
+	if only != "" {
+		svc, err := t.serviceByCode(only)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if id == svc.ID {
+				return []int64{id}, nil
+			}
+		}
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口不办理业务 %s", window, only)
+	}
+	if len(ids) == 0 {
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口尚未配置办理的业务", window)
+	}
+	return ids, nil
+}
+
+func (t *txn) ticket(id int64) (ticketRow, error) {
+	var rows []ticketRow
+	if err := t.Where("id = ? AND branch_id = ?", id, t.s.branchID).Limit(1).Find(&rows).Error; err != nil {
+		return ticketRow{}, err
+	}
+	if len(rows) == 0 {
+		return ticketRow{}, model.Errorf(model.ENotFound, "没有编号为 %d 的号码 (unknown ticket)", id)
+	}
+	return rows[0], nil
+}
+
+// holdTicket makes id the window's current ticket.
+func (t *txn) holdTicket(window int, id int64) error {
+	return t.Exec("UPDATE service_window SET current_ticket_id = ?, last_action_at = ? WHERE branch_id = ? AND number = ?",
+		id, t.now, t.s.branchID, window).Error
+}
+
+// releaseTicket clears the window's current ticket if it is still id.
+func (t *txn) releaseTicket(window int, id int64) error {
+	return t.Exec("UPDATE service_window SET current_ticket_id = NULL, last_action_at = ? WHERE branch_id = ? AND number = ? AND current_ticket_id = ?",
+		t.now, t.s.branchID, window, id).Error
+}

@@ -1,0 +1,130 @@
+// Package daotest gives tests real Stores: a fresh SQLite file always, and a
+// fresh PostgreSQL or MariaDB database when their server DSNs are set. With
+// JIAOHAO_TEST_REQUIRE_SERVERS=1 a missing server DSN fails the test instead
+// of skipping it, so CI cannot pass by skipping.
+package daotest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/go-sql-driver/mysql"
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"jiaohao/dao"
+)
+
+// Env variables naming the server databases tests may use. Each test gets
+// its own database created on that server and dropped afterwards.
+const (
+	EnvPostgres = "JIAOHAO_TEST_PG_DSN"    // postgres://postgres@127.0.0.1:5432/postgres
+	EnvMySQL    = "JIAOHAO_TEST_MYSQL_DSN" // mysql://root@127.0.0.1:3306/test
+	EnvMSSQL    = "JIAOHAO_TEST_MSSQL_DSN" // sqlserver://user:pass@host:1433?database=…
+	EnvRequire  = "JIAOHAO_TEST_REQUIRE_SERVERS"
+)
+
+// SQLite opens a Store on a new database file in t.TempDir().
+func SQLite(t testing.TB) *dao.GormStore {
+	t.Helper()
+	return open(t, SQLiteDSN(t))
+}
+
+// SQLiteDSN is a fresh SQLite DSN in t.TempDir(), for tests that open it
+// themselves (several Stores on one file, a server process).
+func SQLiteDSN(t testing.TB) string {
+	return "sqlite:" + filepath.Join(t.TempDir(), "jiaohao.db")
+}
+
+func open(t testing.TB, dsn string) *dao.GormStore {
+	t.Helper()
+	s, err := dao.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", dao.Redact(dsn), err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Engines lists the engines a test should cover: sqlite always, then the
+// servers whose DSN is set.
+func Engines() []string {
+	out := []string{"sqlite"}
+	for _, e := range []struct{ name, env string }{{"postgres", EnvPostgres}, {"mysql", EnvMySQL}, {"sqlserver", EnvMSSQL}} {
+		if os.Getenv(e.env) != "" {
+			out = append(out, e.name)
+		}
+	}
+	return out
+}
+
+// Each runs fn as a subtest on a fresh Store of every engine.
+func Each(t *testing.T, fn func(t *testing.T, s *dao.GormStore)) {
+	t.Helper()
+	EachDSN(t, func(t *testing.T, dsn string) { fn(t, open(t, dsn)) })
+}
+
+// EachDSN runs fn with a fresh empty database DSN of every engine:
+// sqlite always; postgres and mysql from their env variables, failing when
+// JIAOHAO_TEST_REQUIRE_SERVERS=1 and one is unset.
+func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLiteDSN(t)) })
+	for _, e := range []struct{ name, env string }{{"postgres", EnvPostgres}, {"mysql", EnvMySQL}} {
+		t.Run(e.name, func(t *testing.T) {
+			dsn := os.Getenv(e.env)
+			if dsn == "" {
+				if os.Getenv(EnvRequire) == "1" {
+					t.Fatalf("%s is not set but %s=1: this run must test %s", e.env, EnvRequire, e.name)
+				}
+				t.Skipf("%s not set: %s not tested", e.env, e.name)
+			}
+			fn(t, FreshDatabase(t, dsn))
+		})
+	}
+}
+
+// FreshDatabase creates a new database on the server of dsn and returns
+// the DSN pointing at it; the database is dropped when the test ends.
+func FreshDatabase(t testing.TB, dsn string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("bad test DSN %s: %v", dao.Redact(dsn), err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "jt_" + hex.EncodeToString(b)
+	driver, admin := "pgx", dsn
+	if strings.HasPrefix(u.Scheme, "mysql") {
+		pass, _ := u.User.Password()
+		driver, admin = "mysql", u.User.Username()+":"+pass+"@tcp("+u.Host+")/"
+	}
+	db, err := sql.Open(driver, admin)
+	if err != nil {
+		t.Fatalf("connect %s: %v", dao.Redact(dsn), err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create test database on %s: %v", dao.Redact(dsn), err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open(driver, admin)
+		if err == nil {
+			if driver == "pgx" {
+				_, _ = db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+			} else {
+				_, _ = db.Exec("DROP DATABASE IF EXISTS " + name)
+			}
+			db.Close()
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}

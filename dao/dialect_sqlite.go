@@ -1,0 +1,44 @@
+package dao
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// sqliteDialect: the hosting process is the clock (there is no server), and
+// one writer connection serialises every transaction, so the claim is a
+// single UPDATE with the pick as a subquery.
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string { return "sqlite" }
+
+func (sqliteDialect) now(context.Context, *gorm.DB) (time.Time, error) { return time.Now().UTC(), nil }
+
+func (sqliteDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
+	var out []int64
+	err := db.Raw("UPDATE "+table+" SET "+column+" = "+column+" + 1 WHERE "+where+" RETURNING "+column, args...).Scan(&out).Error
+	if err != nil || len(out) == 0 {
+		return 0, false, err
+	}
+	return out[0], true, nil
+}
+
+func (sqliteDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error {
+	return db.Exec(insertSQL("INSERT INTO", table, cols, " ON CONFLICT DO NOTHING"), vals...).Error
+}
+
+func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
+	var ids []int64
+	err := db.Raw("UPDATE ticket SET "+claimSet+" WHERE id = (SELECT id FROM ticket WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1) RETURNING id",
+		c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+func (sqliteDialect) errorKind(err error) errKind {
+	return classify(err, []string{"SQLITE_BUSY", "database is locked"}, []string{"UNIQUE constraint"})
+}
