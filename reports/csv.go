@@ -1,0 +1,67 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// CSV renders the report for spreadsheets. Every row starts with its
+// section name and each section has its own header row, so the file reads
+// both in Excel and in a program. Durations are whole seconds; column names
+// are English and stable whatever the report language. A UTF-8 byte order
+// mark makes Excel read the Chinese names correctly.
+func CSV(r Report) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString("\ufeff")
+	w := csv.NewWriter(&buf)
+	t := r.Totals
+	rows := [][]string{
+		{"report", "branch", "from", "to", "generated_at"},
+		{"report", r.Branch, r.Period.From.Format(DateLayout), r.Period.To.Format(DateLayout), r.GeneratedAt.Format(time.RFC3339)},
+		{"totals", "taken", "done", "passed", "cancelled", "waiting", "called", "serving", "passed_ratio", "passed_warning"},
+		{"totals", itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving),
+			strconv.FormatFloat(r.PassedRatio, 'f', 4, 64), strconv.FormatBool(r.PassedWarning)},
+		{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s"},
+	}
+	for _, s := range r.Services {
+		rows = append(rows, []string{"service", s.Code, s.Name, itoa(s.Count), itoa(s.Called), secs(s.AvgWait),
+			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService)})
+	}
+	rows = append(rows, []string{"window", "number", "name", "served", "avg_service_s", "paused_s"})
+	for _, x := range r.Windows {
+		rows = append(rows, []string{"window", itoa(x.Number), x.Name, itoa(x.Served), secs(x.AvgService), secs(x.Paused)})
+	}
+	rows = append(rows, []string{"arrivals", "hour", "count"})
+	for h, n := range r.ArrivalsByHour {
+		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})
+	}
+	rows = append(rows, []string{"wait", "from_min", "to_min", "count"})
+	for _, b := range r.WaitHistogram {
+		to := ""
+		if b.To != 0 {
+			to = itoa(int(b.To.Minutes()))
+		}
+		rows = append(rows, []string{"wait", itoa(int(b.From.Minutes())), to, itoa(b.Count)})
+	}
+	rows = append(rows, []string{"stuck", "number", "service", "business_date", "status", "window", "issued_at", "called_at"})
+	for _, s := range r.Stuck {
+		called := ""
+		if s.CalledAt != nil {
+			called = s.CalledAt.Format(time.RFC3339)
+		}
+		rows = append(rows, []string{"stuck", s.Number, s.Service, s.BusinessDate, s.Status.String(), itoa(s.Window),
+			s.IssuedAt.Format(time.RFC3339), called})
+	}
+	if err := w.WriteAll(rows); err != nil {
+		return nil, fmt.Errorf("write the CSV: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// secs is a duration in whole seconds, rounded.
+func secs(d time.Duration) string {
+	return strconv.FormatInt(int64(d.Round(time.Second)/time.Second), 10)
+}

@@ -1,0 +1,269 @@
+package reports_test
+
+import (
+	"encoding/json"
+	"sort"
+	"testing"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+	"jiaohao/reports"
+)
+
+// This file recomputes a report's figures the long way, from every raw row
+// of both ticket tables and the whole event log, with no code shared with
+// the package: the day is selected by formatting each issue time as a local
+// date, first calls come from scanning every call event, percentiles from
+// the textbook nearest-rank rule.
+
+type rawTicket struct {
+	ID             int64
+	IssueServiceID int64
+	ServiceID      int64
+	Number         string
+	Status         int
+	WindowNo       *int
+	IssuedAt       time.Time
+	ServeStartedAt *time.Time
+	FinishedAt     *time.Time
+}
+
+type rawEvent struct {
+	Version  int64
+	Kind     string
+	TicketID *int64
+	WindowNo *int
+	At       time.Time
+	Detail   string
+}
+
+type expected struct {
+	totals   reports.Totals
+	services map[string]reports.ServiceStats
+	windows  map[int]reports.WindowStats
+	hours    [24]int
+	hist     []int
+	stuck    []string
+}
+
+func expect(t *testing.T, st *dao.GormStore, from, to string, now time.Time) expected {
+	t.Helper()
+	loc := st.Location()
+	var all []rawTicket
+	for _, table := range []string{"ticket", "ticket_history"} {
+		var rows []rawTicket
+		if err := st.DB().Table(table).Find(&rows).Error; err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, rows...)
+	}
+	var events []rawEvent
+	if err := st.DB().Table("queue_event").Order("version").Find(&events).Error; err != nil {
+		t.Fatal(err)
+	}
+	codes := map[int64]string{}
+	services, _ := st.Services(t.Context())
+	for _, s := range services {
+		codes[s.ID] = s.Code
+	}
+	firstCall := map[int64]time.Time{}
+	for _, e := range events {
+		if e.Kind == "call" && e.TicketID != nil {
+			if f, ok := firstCall[*e.TicketID]; !ok || e.At.Before(f) {
+				firstCall[*e.TicketID] = e.At
+			}
+		}
+	}
+	x := expected{services: map[string]reports.ServiceStats{}, windows: map[int]reports.WindowStats{}, hist: make([]int, 8)}
+	waits := map[string][]time.Duration{}
+	svcTimes := map[string][]time.Duration{}
+	winTimes := map[int][]time.Duration{}
+	for _, tk := range all {
+		local := tk.IssuedAt.In(loc)
+		if d := local.Format("2006-01-02"); d < from || d > to {
+			continue
+		}
+		x.totals.Taken++
+		switch model.Status(tk.Status) {
+		case model.Done:
+			x.totals.Done++
+		case model.Passed:
+			x.totals.Passed++
+		case model.Cancelled:
+			x.totals.Cancelled++
+		case model.Waiting:
+			x.totals.Waiting++
+		case model.Called:
+			x.totals.Called++
+			x.stuck = append(x.stuck, tk.Number)
+		case model.Serving:
+			x.totals.Serving++
+			x.stuck = append(x.stuck, tk.Number)
+		}
+		x.hours[local.Hour()]++
+		code := codes[tk.IssueServiceID]
+		s := x.services[code]
+		s.Count++
+		x.services[code] = s
+		if fc, ok := firstCall[tk.ID]; ok {
+			w := fc.Sub(tk.IssuedAt)
+			waits[code] = append(waits[code], w)
+			x.hist[histIndex(w)]++
+		}
+		if tk.Status == 5 {
+			d := tk.FinishedAt.Sub(*tk.ServeStartedAt)
+			svcTimes[codes[tk.ServiceID]] = append(svcTimes[codes[tk.ServiceID]], d)
+			winTimes[*tk.WindowNo] = append(winTimes[*tk.WindowNo], d)
+		}
+	}
+	for code, ws := range waits {
+		sort.Slice(ws, func(i, j int) bool { return ws[i] < ws[j] })
+		s := x.services[code]
+		s.Called, s.AvgWait = len(ws), mean(ws)
+		s.MedianWait, s.P90Wait = ws[(5*len(ws)+9)/10-1], ws[(9*len(ws)+9)/10-1]
+		x.services[code] = s
+	}
+	for code, ds := range svcTimes {
+		s := x.services[code]
+		s.Served, s.AvgService = len(ds), mean(ds)
+		x.services[code] = s
+	}
+	for n, ds := range winTimes {
+		x.windows[n] = reports.WindowStats{Number: n, Served: len(ds), AvgService: mean(ds)}
+	}
+	dayFrom, _ := time.ParseInLocation("2006-01-02", from, loc)
+	dayTo, _ := time.ParseInLocation("2006-01-02", to, loc)
+	end := dayTo.AddDate(0, 0, 1)
+	if now.Before(end) {
+		end = now
+	}
+	for n, p := range pausedByWindow(events, dayFrom, end) {
+		w := x.windows[n]
+		w.Number, w.Paused = n, p
+		x.windows[n] = w
+	}
+	return x
+}
+
+// pausedByWindow follows each window's events (all of them start open in
+// a fresh database) and adds up the time spent paused inside [from, end).
+func pausedByWindow(events []rawEvent, from, end time.Time) map[int]time.Duration {
+	pausedSince := map[int]time.Time{}
+	out := map[int]time.Duration{}
+	clip := func(a, b time.Time) time.Duration {
+		if a.Before(from) {
+			a = from
+		}
+		if b.After(end) {
+			b = end
+		}
+		return max(b.Sub(a), 0)
+	}
+	for _, e := range events {
+		if e.Kind != "window" {
+			continue
+		}
+		var d struct {
+			Window struct {
+				Number int    `json:"number"`
+				Status string `json:"status"`
+			} `json:"window"`
+		}
+		if err := json.Unmarshal([]byte(e.Detail), &d); err != nil {
+			continue
+		}
+		n := d.Window.Number
+		if since, ok := pausedSince[n]; ok {
+			out[n] += clip(since, e.At)
+			delete(pausedSince, n)
+		}
+		if d.Window.Status == "paused" {
+			pausedSince[n] = e.At
+		}
+	}
+	for n, since := range pausedSince {
+		out[n] += clip(since, end)
+	}
+	return out
+}
+
+func histIndex(w time.Duration) int {
+	edges := []int{5, 10, 15, 20, 30, 45, 60}
+	i := 0
+	for i < len(edges) && w >= time.Duration(edges[i])*time.Minute {
+		i++
+	}
+	return i
+}
+
+func mean(ds []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, d := range ds {
+		sum += d
+	}
+	return (sum / time.Duration(len(ds))).Truncate(time.Millisecond)
+}
+
+// compare checks every figure of r against x.
+func compare(t *testing.T, r reports.Report, x expected) {
+	t.Helper()
+	if r.Totals != x.totals {
+		t.Errorf("totals %+v, counted %+v", r.Totals, x.totals)
+	}
+	if r.ArrivalsByHour != x.hours {
+		t.Errorf("arrivals by hour %v, counted %v", r.ArrivalsByHour, x.hours)
+	}
+	for i, b := range r.WaitHistogram {
+		if b.Count != x.hist[i] {
+			t.Errorf("wait bucket %d: %d, counted %d", i, b.Count, x.hist[i])
+		}
+	}
+	for _, s := range r.Services {
+		want := x.services[s.Code]
+		want.Code, want.Name = s.Code, s.Name
+		if s != want {
+			t.Errorf("service %s: %+v, counted %+v", s.Code, s, want)
+		}
+		delete(x.services, s.Code)
+	}
+	for code, s := range x.services {
+		t.Errorf("service %s missing from the report: %+v", code, s)
+	}
+	for _, w := range r.Windows {
+		want := x.windows[w.Number]
+		want.Number, want.Name = w.Number, w.Name
+		if w != want {
+			t.Errorf("window %d: %+v, counted %+v", w.Number, w, want)
+		}
+		delete(x.windows, w.Number)
+	}
+	for n, w := range x.windows {
+		t.Errorf("window %d missing from the report: %+v", n, w)
+	}
+	var stuck []string
+	for _, s := range r.Stuck {
+		stuck = append(stuck, s.Number)
+	}
+	sort.Strings(stuck)
+	sort.Strings(x.stuck)
+	if len(stuck) != len(x.stuck) || (len(stuck) > 0 && !equal(stuck, x.stuck)) {
+		t.Errorf("stuck %v, counted %v", stuck, x.stuck)
+	}
+	ratio := 0.0
+	if x.totals.Taken > 0 {
+		ratio = float64(x.totals.Passed) / float64(x.totals.Taken)
+	}
+	if r.PassedRatio != ratio || r.PassedWarning != (ratio > 0.15) {
+		t.Errorf("passed ratio %v warn %v, counted %v", r.PassedRatio, r.PassedWarning, ratio)
+	}
+}
+
+func equal(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,78 @@
+package reports
+
+import (
+	"jiaohao/model"
+)
+
+// Lang selects the report's language: Chinese headings by default, English
+// on request.
+type Lang string
+
+const (
+	LangZH Lang = "zh"
+	LangEN Lang = "en"
+)
+
+// ParseLang accepts "zh", "en" or "" (Chinese).
+func ParseLang(s string) (Lang, error) {
+	switch Lang(s) {
+	case "", LangZH:
+		return LangZH, nil
+	case LangEN:
+		return LangEN, nil
+	}
+	return "", model.Errorf(model.EInvalidInput, "language %q is not supported; use zh or en", s)
+}
+
+// labels are the words of one language.
+type labels struct {
+	Title, Branch, Period, Generated, Page                        string
+	Totals, Taken, Done, Passed, Cancelled, Waiting, Called, Open string
+	Serving, PassedRatio, PassedWarn, PassedOK                    string
+	Services, Service, Count, AvgWait, MedianWait, P90Wait        string
+	AvgService, Windows, Window, Served, PausedTime               string
+	Arrivals, Hour, WaitDist, Minutes, Tickets                    string
+	Stuck, StuckNone, Number, Status, IssuedAt, CalledAt, Date    string
+}
+
+var labelSets = map[Lang]labels{
+	LangZH: {
+		Title: "网点业务统计报表", Branch: "网点", Period: "统计期间", Generated: "生成时间", Page: "第 %d 页 / 共 %d 页",
+		Totals: "总量", Taken: "取号", Done: "已完成", Passed: "过号", Cancelled: "弃号",
+		Waiting: "等待中", Called: "已叫号", Open: "营业结束时仍在等待或已叫号", Serving: "办理中",
+		PassedRatio: "过号率", PassedWarn: "过号率超过 15%：请检查呼叫超时设置和语音播报音量", PassedOK: "正常",
+		Services: "分业务统计", Service: "业务", Count: "取号数", AvgWait: "平均等待",
+		MedianWait: "等待中位数", P90Wait: "90% 等待", AvgService: "平均办理时长",
+		Windows: "分窗口统计", Window: "窗口", Served: "办结数", PausedTime: "暂停时长",
+		Arrivals: "分时段取号量", Hour: "时", WaitDist: "等待时长分布", Minutes: "分钟", Tickets: "张",
+		Stuck: "状态核查：营业结束时停留在已叫号或办理中的号码", StuckNone: "无异常号码",
+		Number: "号码", Status: "状态", IssuedAt: "取号时间", CalledAt: "叫号时间", Date: "日期",
+	},
+	LangEN: {
+		Title: "Branch service report", Branch: "Branch", Period: "Period", Generated: "Generated", Page: "Page %d of %d",
+		Totals: "Totals", Taken: "Taken", Done: "Done", Passed: "Passed", Cancelled: "Cancelled",
+		Waiting: "Waiting", Called: "Called", Open: "Still waiting or called at close", Serving: "Serving",
+		PassedRatio: "Passed ratio", PassedWarn: "Passed ratio above 15%: check the call timeout and the announcement volume", PassedOK: "normal",
+		Services: "By service", Service: "Service", Count: "Tickets", AvgWait: "Avg wait",
+		MedianWait: "Median wait", P90Wait: "90th pct wait", AvgService: "Avg service",
+		Windows: "By window", Window: "Window", Served: "Served", PausedTime: "Time paused",
+		Arrivals: "Arrivals per hour", Hour: "h", WaitDist: "Wait distribution", Minutes: "min", Tickets: "tickets",
+		Stuck: "Status check: tickets left called or serving at close", StuckNone: "none",
+		Number: "Number", Status: "Status", IssuedAt: "Issued", CalledAt: "Called", Date: "Date",
+	},
+}
+
+func labelsFor(l Lang) labels {
+	if s, ok := labelSets[l]; ok {
+		return s
+	}
+	return labelSets[LangZH]
+}
+
+// statusName is a ticket status in the report's language.
+func statusName(l Lang, s model.Status) string {
+	if l == LangEN {
+		return s.String()
+	}
+	return model.StatusLabel(s)
+}

@@ -1,0 +1,220 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jung-kurt/gofpdf"
+
+	"jiaohao/assets"
+)
+
+// Page geometry in millimetres (A4 portrait).
+const (
+	margin    = 15.0
+	pageWidth = 210.0 - 2*margin
+	rowH      = 6.5
+)
+
+// pdfDoc is a report being drawn: the gofpdf document and the words.
+type pdfDoc struct {
+	*gofpdf.Fpdf
+	lb   labels
+	size float64 // current text size in points
+}
+
+// PDF renders the report as an A4 document. The creation date is the
+// report's generation time, so the same report gives the same bytes. It is
+// drawn twice: the first pass counts the pages for the "page n of m"
+// footers (gofpdf's page-count alias would leave a gap in centred text).
+func PDF(r Report, lang Lang) ([]byte, error) {
+	d, err := draw(r, lang, 0)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = draw(r, lang, d.PageNo()); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := d.Output(&buf); err != nil {
+		return nil, fmt.Errorf("write the PDF: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
+	f := gofpdf.New("P", "mm", "A4", "")
+	d := &pdfDoc{Fpdf: f, lb: labelsFor(lang)}
+	f.SetCatalogSort(true)
+	f.SetCreationDate(r.GeneratedAt)
+	f.SetModificationDate(r.GeneratedAt)
+	f.SetTitle(d.lb.Title+" "+r.Period.String(), true)
+	f.SetProducer("jiaohao", true)
+	f.AddUTF8FontFromBytes(assets.CJKFontName, "", assets.CJKFont)
+	f.SetMargins(margin, margin, margin)
+	f.SetAutoPageBreak(true, margin+5)
+	f.SetFooterFunc(func() {
+		f.SetY(-margin)
+		d.font(9)
+		d.cell(0, 5, fmt.Sprintf(d.lb.Page, f.PageNo(), pages), "", 0, "C", false)
+	})
+	f.AddPage()
+	d.header(r)
+	d.totals(r)
+	d.services(r)
+	d.windows(r)
+	d.charts(r)
+	d.stuck(r, lang)
+	if err := f.Error(); err != nil {
+		return nil, fmt.Errorf("draw the PDF: %w", err)
+	}
+	return d, nil
+}
+
+func (d *pdfDoc) heading(text string) {
+	d.Ln(4)
+	d.font(13)
+	d.SetTextColor(0x1f, 0x3a, 0x5f)
+	d.cell(0, 8, text, "B", 1, "L", false)
+	d.SetTextColor(0, 0, 0)
+	d.Ln(1)
+}
+
+func (d *pdfDoc) header(r Report) {
+	d.font(18)
+	d.cell(0, 10, d.lb.Title, "", 1, "C", false)
+	d.font(11)
+	for _, kv := range [][2]string{
+		{d.lb.Branch, r.Branch},
+		{d.lb.Period, r.Period.String()},
+		{d.lb.Generated, r.GeneratedAt.Format("2006-01-02 15:04:05 MST")},
+	} {
+		d.cell(30, rowH, kv[0], "", 0, "L", false)
+		d.cell(0, rowH, kv[1], "", 1, "L", false)
+	}
+}
+
+func (d *pdfDoc) totals(r Report) {
+	t := r.Totals
+	d.heading(d.lb.Totals)
+	d.table([]string{d.lb.Taken, d.lb.Done, d.lb.Passed, d.lb.Cancelled, d.lb.Waiting, d.lb.Called, d.lb.Serving},
+		[]float64{1, 1, 1, 1, 1, 1, 1},
+		[][]string{{itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving)}})
+	d.font(10.5)
+	d.cell(0, rowH, fmt.Sprintf("%s: %d", d.lb.Open, t.WaitingOrCalled()), "", 1, "L", false)
+	verdict := d.lb.PassedOK
+	if r.PassedWarning {
+		verdict = d.lb.PassedWarn
+		d.SetTextColor(0xc0, 0x1c, 0x1c)
+	}
+	d.cell(0, rowH, fmt.Sprintf("%s: %s  %s", d.lb.PassedRatio, percent(r.PassedRatio), verdict), "", 1, "L", false)
+	d.SetTextColor(0, 0, 0)
+}
+
+func (d *pdfDoc) services(r Report) {
+	d.heading(d.lb.Services)
+	rows := make([][]string, 0, len(r.Services))
+	for _, s := range r.Services {
+		rows = append(rows, []string{s.Code + " " + s.Name, itoa(s.Count), Clock(s.AvgWait), Clock(s.MedianWait),
+			Clock(s.P90Wait), Clock(s.AvgService)})
+	}
+	d.table([]string{d.lb.Service, d.lb.Count, d.lb.AvgWait, d.lb.MedianWait, d.lb.P90Wait, d.lb.AvgService},
+		[]float64{2, 1, 1.1, 1.1, 1.1, 1.3}, rows)
+}
+
+func (d *pdfDoc) windows(r Report) {
+	d.heading(d.lb.Windows)
+	rows := make([][]string, 0, len(r.Windows))
+	for _, w := range r.Windows {
+		name := itoa(w.Number)
+		if !strings.HasPrefix(w.Name, name) { // "1号窗口" already says 1
+			name = strings.TrimSpace(name + " " + w.Name)
+		} else {
+			name = w.Name
+		}
+		rows = append(rows, []string{name, itoa(w.Served), Clock(w.AvgService), Clock(w.Paused)})
+	}
+	d.table([]string{d.lb.Window, d.lb.Served, d.lb.AvgService, d.lb.PausedTime}, []float64{2, 1, 1.3, 1.3}, rows)
+}
+
+func (d *pdfDoc) charts(r Report) {
+	d.AddPage()
+	d.heading(d.lb.Arrivals)
+	first, last := activeHours(r.ArrivalsByHour)
+	var labels []string
+	var values []int
+	for h := first; h <= last; h++ {
+		labels, values = append(labels, fmt.Sprintf("%02d", h)), append(values, r.ArrivalsByHour[h])
+	}
+	d.barChart(labels, values, d.lb.Hour)
+	d.heading(d.lb.WaitDist)
+	labels, values = nil, nil
+	for _, b := range r.WaitHistogram {
+		labels, values = append(labels, bucketLabel(b)), append(values, b.Count)
+	}
+	d.barChart(labels, values, d.lb.Minutes)
+}
+
+func (d *pdfDoc) stuck(r Report, lang Lang) {
+	d.heading(d.lb.Stuck)
+	if len(r.Stuck) == 0 {
+		d.font(10.5)
+		d.cell(0, rowH, d.lb.StuckNone, "", 1, "L", false)
+		return
+	}
+	rows := make([][]string, 0, len(r.Stuck))
+	for _, s := range r.Stuck {
+		called := ""
+		if s.CalledAt != nil {
+			called = s.CalledAt.Format("15:04:05")
+		}
+		rows = append(rows, []string{s.Number, s.Service, s.BusinessDate, statusName(lang, s.Status),
+			itoa(s.Window), s.IssuedAt.Format("15:04:05"), called})
+	}
+	d.table([]string{d.lb.Number, d.lb.Service, d.lb.Date, d.lb.Status, d.lb.Window, d.lb.IssuedAt, d.lb.CalledAt},
+		[]float64{1, 0.8, 1.3, 1, 0.8, 1.1, 1.1}, rows)
+}
+
+// table draws a header row and data rows; weights share the page width.
+func (d *pdfDoc) table(head []string, weights []float64, rows [][]string) {
+	var sum float64
+	for _, w := range weights {
+		sum += w
+	}
+	widths := make([]float64, len(weights))
+	for i, w := range weights {
+		widths[i] = pageWidth * w / sum
+	}
+	d.font(10)
+	d.SetFillColor(0xe8, 0xee, 0xf5)
+	for i, h := range head {
+		d.cell(widths[i], rowH, h, "1", 0, "C", true)
+	}
+	d.Ln(-1)
+	for _, row := range rows {
+		for i, c := range row {
+			align := "R"
+			if i == 0 {
+				align = "L"
+			}
+			d.cell(widths[i], rowH, c, "1", 0, align, false)
+		}
+		d.Ln(-1)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func percent(r float64) string { return strconv.FormatFloat(r*100, 'f', 1, 64) + "%" }
+
+// Clock writes a duration rounded to the second as m:ss or h:mm:ss.
+func Clock(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

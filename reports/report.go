@@ -1,0 +1,126 @@
+// Package reports owns the manager's statistics: it reads the ticket log
+// (live and archived tables) for a period, turns it into a Report value, and
+// renders that value as an A4 PDF or a CSV file. Every figure is computed
+// from the raw tickets in one place (Build) so the PDF, the CSV and the
+// manager screen can never disagree.
+package reports
+
+import (
+	"time"
+
+	"jiaohao/model"
+)
+
+// PassedWarnRatio is the share of passed tickets above which the report
+// warns: the call timeout is too short or the announcements cannot be heard
+// (seed 002 §5.2).
+const PassedWarnRatio = 0.15
+
+// Report is everything the daily (or period) report shows.
+type Report struct {
+	Branch      string
+	Period      Period
+	GeneratedAt time.Time // database clock, in the branch time zone
+	Totals      Totals
+	Services    []ServiceStats
+	Windows     []WindowStats
+	// ArrivalsByHour counts tickets by the local hour they were issued.
+	ArrivalsByHour [24]int
+	// WaitHistogram counts called tickets by their wait to the first call.
+	WaitHistogram []Bucket
+	// PassedRatio is Totals.Passed / Totals.Taken (0 when nothing was taken).
+	PassedRatio   float64
+	PassedWarning bool
+	// Stuck lists tickets still called or serving when the report was made
+	// (seed 003 §5.4: a finish that never reached the database).
+	Stuck []StuckTicket
+}
+
+// Totals counts the period's tickets by their status now.
+type Totals struct {
+	Taken     int
+	Done      int
+	Passed    int
+	Cancelled int
+	Waiting   int
+	Called    int
+	Serving   int
+}
+
+// WaitingOrCalled is how many tickets were still waiting or called when the
+// report was made: customers the branch never finished with.
+func (t Totals) WaitingOrCalled() int { return t.Waiting + t.Called }
+
+// ServiceStats is one service. Count and the waits are by the service the
+// number was issued under (its queue and numbering); the service time is by
+// the service the ticket was finally served as, since a transfer moves the
+// work there.
+type ServiceStats struct {
+	Code       string
+	Name       string
+	Count      int
+	Called     int // tickets with a first call: the sample of the waits
+	AvgWait    time.Duration
+	MedianWait time.Duration
+	P90Wait    time.Duration
+	Served     int // done tickets served as this service: the sample of AvgService
+	AvgService time.Duration
+}
+
+// WindowStats is one window: the done tickets it finished and the time it
+// spent paused within the period's business hours.
+type WindowStats struct {
+	Number     int
+	Name       string
+	Served     int
+	AvgService time.Duration
+	Paused     time.Duration
+}
+
+// Bucket is one bar of the wait histogram: [From, To); To 0 means open-ended.
+type Bucket struct {
+	From, To time.Duration
+	Count    int
+}
+
+// StuckTicket is a ticket left called or serving.
+type StuckTicket struct {
+	Number       string
+	Service      string
+	BusinessDate string
+	Status       model.Status
+	Window       int
+	IssuedAt     time.Time
+	CalledAt     *time.Time
+}
+
+// waitBounds are the histogram's bucket edges; the last bucket is open.
+var waitBounds = []time.Duration{0, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute,
+	20 * time.Minute, 30 * time.Minute, 45 * time.Minute, 60 * time.Minute}
+
+// Percentile is the nearest-rank percentile of sorted values (p in (0,1]):
+// the smallest value with at least p of the sample at or below it. It is
+// always a real observed wait, never an interpolation.
+func Percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	// Integer arithmetic on per-mille keeps ceil exact (0.9*10 is not 9 in floats).
+	k := (int(p*1000+0.5)*len(sorted) + 999) / 1000
+	if k < 1 {
+		k = 1
+	}
+	return sorted[k-1]
+}
+
+// Average is the mean rounded down to the millisecond, 0 for no values.
+func Average(values []time.Duration) time.Duration {
+	if len(values) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, v := range values {
+		sum += v
+	}
+	return (sum / time.Duration(len(values))).Truncate(time.Millisecond)
+}

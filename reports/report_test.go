@@ -1,0 +1,200 @@
+package reports_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/dao/daotest"
+	"jiaohao/model"
+	"jiaohao/reports"
+	"jiaohao/reports/seedday"
+)
+
+const seededDay = "2026-03-02"
+
+// seed plays a day and returns what the generator did.
+func seed(t testing.TB, st *dao.GormStore, date string, n int) seedday.Summary {
+	t.Helper()
+	sum, err := seedday.Run(context.Background(), st, seedday.Config{Date: date, Tickets: n})
+	if err != nil {
+		t.Fatalf("seed %s: %v", date, err)
+	}
+	return sum
+}
+
+// closedAt is a fixed generation time: the morning after the period.
+func closedAt(st *dao.GormStore, date string) time.Time {
+	d, _ := time.ParseInLocation("2006-01-02", date, st.Location())
+	return d.AddDate(0, 0, 1).Add(8 * time.Hour)
+}
+
+func generate(t testing.TB, st *dao.GormStore, from, to string) reports.Report {
+	t.Helper()
+	p, err := reports.NewPeriod(from, to, st.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.Generate(context.Background(), st, p, reports.Options{Now: closedAt(st, to)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestReportFiguresEqualTheTicketLog is the report's contract: on a seeded
+// day every figure equals an independent count over the raw rows, and the
+// totals equal what the generator itself did.
+func TestReportFiguresEqualTheTicketLog(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
+		sum := seed(t, st, seededDay, 260)
+		r := generate(t, st, seededDay, seededDay)
+		compare(t, r, expect(t, st, seededDay, seededDay, closedAt(st, seededDay)))
+		got := map[model.Status]int{model.Done: r.Totals.Done, model.Passed: r.Totals.Passed,
+			model.Cancelled: r.Totals.Cancelled, model.Waiting: r.Totals.Waiting, model.Called: r.Totals.Called,
+			model.Serving: r.Totals.Serving}
+		for s, n := range got {
+			if sum.ByStatus[s] != n {
+				t.Errorf("%v: report %d, generator %d", s, n, sum.ByStatus[s])
+			}
+		}
+		if r.Totals.Taken != 260 || r.Branch == "" {
+			t.Errorf("taken %d of 260, branch %q", r.Totals.Taken, r.Branch)
+		}
+		var paused time.Duration
+		for _, w := range r.Windows {
+			paused += w.Paused
+		}
+		if paused < time.Hour { // every window takes a lunch pause of 30–45 min
+			t.Errorf("paused time %v: the lunch pauses were not counted", paused)
+		}
+		// The neighbouring days are empty: the range must not leak.
+		if r := generate(t, st, "2026-03-03", "2026-03-31"); r.Totals.Taken != 0 {
+			t.Errorf("a later range found %d tickets", r.Totals.Taken)
+		}
+	})
+}
+
+// TestArchiveThenReportIsTheSame moves the first of two days to the history
+// table in small batches: the reports do not change, and running the
+// archive again moves nothing and changes nothing.
+func TestArchiveThenReportIsTheSame(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
+		ctx := context.Background()
+		seed(t, st, "2026-03-02", 60)
+		seed(t, st, "2026-03-03", 50)
+		day1 := generate(t, st, "2026-03-02", "2026-03-02")
+		both := generate(t, st, "2026-03-02", "2026-03-03")
+		moved, err := st.Archive(ctx, "2026-03-03", 7)
+		if err != nil || moved != 60 {
+			t.Fatalf("archive moved %d, %v; want 60", moved, err)
+		}
+		live, hist := count(t, st, "ticket"), count(t, st, "ticket_history")
+		if live != 50 || hist != 60 {
+			t.Fatalf("after archive: %d live, %d archived; want 50 and 60", live, hist)
+		}
+		for _, c := range []struct {
+			from, to string
+			want     reports.Report
+		}{{"2026-03-02", "2026-03-02", day1}, {"2026-03-02", "2026-03-03", both}} {
+			if got := generate(t, st, c.from, c.to); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s..%s after archive:\n got %+v\nwant %+v", c.from, c.to, got.Totals, c.want.Totals)
+			}
+		}
+		compare(t, both, expect(t, st, "2026-03-02", "2026-03-03", closedAt(st, "2026-03-03")))
+		if moved, err := st.Archive(ctx, "2026-03-03", 7); err != nil || moved != 0 {
+			t.Fatalf("second archive moved %d, %v; want 0", moved, err)
+		}
+		if count(t, st, "ticket") != 50 || count(t, st, "ticket_history") != 60 {
+			t.Fatal("the second archive run changed the tables")
+		}
+		if got := generate(t, st, "2026-03-02", "2026-03-03"); !reflect.DeepEqual(got, both) {
+			t.Error("the report changed after the second archive run")
+		}
+		if _, err := st.Archive(ctx, "2999-01-01", 0); model.ErrorCode(err) != model.EInvalidInput {
+			t.Errorf("archiving the future: %v, want invalid input", err)
+		}
+	})
+}
+
+func count(t *testing.T, st *dao.GormStore, table string) int64 {
+	t.Helper()
+	var n int64
+	if err := st.DB().Table(table).Count(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestPDFReadsBack renders the seeded day and reads the PDF back with
+// pdftotext: the Chinese headings, the branch name and the day's totals
+// are there, and --lang en gives English headings.
+func TestPDFReadsBack(t *testing.T) {
+	tool := requireTool(t, "pdftotext")
+	st := daotest.SQLite(t)
+	seed(t, st, seededDay, 80)
+	r := generate(t, st, seededDay, seededDay)
+	zh := pdfText(t, tool, r, reports.LangZH)
+	for _, want := range []string{"网点业务统计报表", "总量", "分业务统计", "分窗口统计", "分时段取号量", "等待时长分布",
+		"过号率", "状态核查", r.Branch, "2026-03-02", "第1页/共2页", "第2页/共2页"} {
+		if !strings.Contains(squash(zh), want) {
+			t.Errorf("the PDF text lacks %q", want)
+		}
+	}
+	tt := r.Totals
+	totals := strings.Join([]string{itoa(tt.Taken), itoa(tt.Done), itoa(tt.Passed), itoa(tt.Cancelled),
+		itoa(tt.Waiting), itoa(tt.Called), itoa(tt.Serving)}, " ")
+	if !strings.Contains(strings.Join(strings.Fields(zh), " "), "取号 已完成 过号 弃号 等待中 已叫号 办理中 "+totals) {
+		t.Errorf("the totals row %q is not in the PDF text:\n%s", totals, zh)
+	}
+	en := pdfText(t, tool, r, reports.LangEN)
+	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2"} {
+		if !strings.Contains(squash(en), squash(want)) {
+			t.Errorf("the English PDF text lacks %q", want)
+		}
+	}
+}
+
+// squash drops all white space: pdftotext spaces CJK text unevenly.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func pdfText(t *testing.T, tool string, r reports.Report, lang reports.Lang) string {
+	t.Helper()
+	b, err := reports.PDF(r, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tool, "-layout", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+// requireTool finds an external program; without it the test is skipped,
+// or fails when JIAOHAO_TEST_REQUIRE_TOOLS=1 (CI), so CI cannot pass by
+// skipping.
+func requireTool(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("JIAOHAO_TEST_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s is required (JIAOHAO_TEST_REQUIRE_TOOLS=1) but not installed (Debian: poppler-utils)", name)
+		}
+		t.Skipf("%s not installed (Debian: poppler-utils)", name)
+	}
+	return path
+}

@@ -1,0 +1,170 @@
+// Package seedday owns the demo-day generator: it plays a realistic branch
+// day (09:00–17:00, a morning peak, a mix of services, priorities and
+// outcomes) through the ordinary Store operations while moving the database
+// clock across the day. Because every ticket goes through TakeTicket,
+// CallNext and the other operations, the day has exactly the invariants of
+// real traffic: unique contiguous numbers per service, legal status
+// histories and one event per transition.
+package seedday
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Store is the queue plus the test clock; *dao.GormStore is one.
+type Store interface {
+	dao.Store
+	// ShiftClock moves the store's database clock by d.
+	ShiftClock(d time.Duration)
+	Location() *time.Location
+}
+
+// MaxTickets bounds one generated day.
+const MaxTickets = 20000
+
+// Config says which day to play and how busy it is.
+type Config struct {
+	Date    string // YYYY-MM-DD, a day with no tickets yet
+	Tickets int    // how many customers take a number
+	// Seed makes the day reproducible; 0 derives it from the date.
+	Seed uint64
+}
+
+// Summary is what the generator did, counted on its side of the Store:
+// tests compare it with what the database recorded.
+type Summary struct {
+	Tickets  int
+	ByStatus map[model.Status]int
+	// Transitions counts the successful operations per ticket id, the take
+	// included: the event log must hold exactly this many events for it.
+	Transitions map[int64]int
+	// WindowChanges counts pause and open operations.
+	WindowChanges int
+}
+
+// Business day shape (branch local time).
+const (
+	openAt  = 9 * time.Hour
+	closeAt = 17 * time.Hour
+	// drainFor lets customers already at a window finish after closing.
+	drainFor = 30 * time.Minute
+)
+
+// halfHourWeights is the arrival profile from 09:00 in half-hour slots: a
+// morning peak around 10:00 and a smaller one after lunch.
+var halfHourWeights = []float64{6, 9, 12, 12, 11, 9, 7, 5, 4, 5, 6, 7, 6, 5, 4, 3}
+
+// serviceMix weights the default services; others get weight 10.
+var serviceMix = map[string]float64{"A": 60, "B": 25, "V": 15}
+
+// Run plays the day. The store's clock is shifted to each moment of the day
+// as the operations happen and shifted back before Run returns.
+func Run(ctx context.Context, st Store, cfg Config) (Summary, error) {
+	if cfg.Tickets < 1 || cfg.Tickets > MaxTickets {
+		return Summary{}, model.Errorf(model.EInvalidInput, "the number of tickets must be between 1 and %d", MaxTickets)
+	}
+	day, err := time.ParseInLocation("2006-01-02", cfg.Date, st.Location())
+	if err != nil {
+		return Summary{}, model.Errorf(model.EInvalidInput, "date %q is not a valid YYYY-MM-DD date", cfg.Date)
+	}
+	if cfg.Seed == 0 {
+		h := fnv.New64a()
+		h.Write([]byte(cfg.Date))
+		cfg.Seed = h.Sum64()
+	}
+	if err := checkEmptyDay(ctx, st, day); err != nil {
+		return Summary{}, err
+	}
+	s, err := newSim(ctx, st, day, cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer s.restoreClock()
+	if err := s.run(); err != nil {
+		return Summary{}, err
+	}
+	return s.summary(), nil
+}
+
+// checkEmptyDay refuses a day that already has tickets: the generator
+// tracks every ticket it makes, and strangers in the queue would be called
+// without it knowing.
+func checkEmptyDay(ctx context.Context, st Store, day time.Time) error {
+	counter, ok := st.(interface {
+		CountIssued(ctx context.Context, from, to time.Time) (int64, error)
+	})
+	if !ok {
+		return nil
+	}
+	n, err := counter.CountIssued(ctx, day.UTC(), day.AddDate(0, 0, 1).UTC())
+	if err != nil {
+		return fmt.Errorf("check the day is empty: %w", err)
+	}
+	if n > 0 {
+		return model.Errorf(model.EInvalidInput, "%s already has %d tickets; seed-day only fills an empty day", day.Format("2006-01-02"), n)
+	}
+	return nil
+}
+
+// arrival is one customer taking a number.
+type arrival struct {
+	at       time.Time
+	service  string
+	priority int // 0: the service's own
+}
+
+// planArrivals draws n arrival times from the day profile, whole seconds,
+// in order, each with a service and priority.
+func planArrivals(rng *rand.Rand, day time.Time, n int, services []model.Service) []arrival {
+	var total float64
+	for _, w := range halfHourWeights {
+		total += w
+	}
+	weights := make([]float64, len(services))
+	var wsum float64
+	for i, s := range services {
+		weights[i] = 10
+		if w, ok := serviceMix[s.Code]; ok {
+			weights[i] = w
+		}
+		wsum += weights[i]
+	}
+	out := make([]arrival, n)
+	for i := range out {
+		slot := pick(rng, halfHourWeights, total)
+		sec := slot*1800 + rng.IntN(1800)
+		svc := services[pick(rng, weights, wsum)]
+		a := arrival{at: atClock(day, openAt).Add(time.Duration(sec) * time.Second), service: svc.Code}
+		if svc.Priority >= model.DefaultPriority && rng.Float64() < 0.05 {
+			a.priority = 3 // elderly or disabled customers are called sooner
+		}
+		out[i] = a
+	}
+	slices.SortStableFunc(out, func(a, b arrival) int { return a.at.Compare(b.at) })
+	return out
+}
+
+func pick(rng *rand.Rand, weights []float64, total float64) int {
+	x := rng.Float64() * total
+	for i, w := range weights {
+		if x < w {
+			return i
+		}
+		x -= w
+	}
+	return len(weights) - 1
+}
+
+// atClock is local wall-clock time since midnight on day.
+func atClock(day time.Time, since time.Duration) time.Time {
+	y, m, d := day.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, day.Location()).Add(since)
+}

@@ -1,0 +1,65 @@
+package reports
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"jiaohao/model"
+)
+
+// WriteFiles writes each path's bytes so that either every file is complete
+// or none is changed: each goes to a temporary file in the same directory
+// first, and only when all are written are they renamed into place.
+func WriteFiles(files map[string][]byte) (err error) {
+	temps := map[string]string{}
+	defer func() {
+		for _, tmp := range temps {
+			os.Remove(tmp) // after a successful rename this finds nothing
+		}
+	}()
+	for path, data := range files {
+		tmp, werr := writeTemp(path, data)
+		if werr != nil {
+			return werr
+		}
+		temps[path] = tmp
+	}
+	for path, tmp := range temps {
+		if rerr := os.Rename(tmp, path); rerr != nil {
+			return cannotWrite(path)
+		}
+	}
+	return nil
+}
+
+// CheckWritable fails early, before a long query, when path's directory
+// cannot take the file.
+func CheckWritable(path string) error {
+	tmp, err := writeTemp(path, nil)
+	if err != nil {
+		return err
+	}
+	return os.Remove(tmp)
+}
+
+func writeTemp(path string, data []byte) (string, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return "", model.Errorf(model.EInvalidInput, "cannot write %s: it is a directory", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", cannotWrite(path)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Chmod(0o644) // CreateTemp makes 0600; a report is for sharing
+	if err := errors.Join(werr, cerr, f.Sync(), f.Close()); err != nil {
+		os.Remove(f.Name())
+		return "", cannotWrite(path)
+	}
+	return f.Name(), nil
+}
+
+func cannotWrite(path string) error {
+	return model.Errorf(model.EInvalidInput, "cannot write %s: the folder does not exist or is not writable", path)
+}
