@@ -1,0 +1,148 @@
+package peer
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// The auth matrix: every role against every route, plus no token, a wrong
+// token and a revoked one. "ok" means the request got past authentication
+// and authorisation (any status but 401 and 403).
+func TestAuthMatrix(t *testing.T) {
+	e := newEnv(t, Options{})
+	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"service":"A"}`)
+	id := fmt.Sprint(tk.ID)
+	const (
+		K = 1 << iota
+		C
+		S
+		M
+		all = K | C | S | M
+	)
+	type probe struct {
+		method, path, body string
+		allowed            int // roles that pass; the caller acts for window 1
+	}
+	probes := map[string][]probe{
+		"POST /api/v1/tickets":               {{"POST", "/api/v1/tickets", `{"service":"B"}`, K | M}},
+		"GET /api/v1/tickets/{id}":           {{"GET", "/api/v1/tickets/" + id, "", all}},
+		"GET /api/v1/tickets/{id}/position":  {{"GET", "/api/v1/tickets/" + id + "/position", "", all}},
+		"GET /api/v1/public/{pid}":           {{"GET", "/api/v1/public/" + tk.PublicID, "", all}},
+		"GET /api/v1/windows":                {{"GET", "/api/v1/windows", "", all}},
+		"GET /api/v1/services":               {{"GET", "/api/v1/services", "", all}},
+		"GET /api/v1/settings":               {{"GET", "/api/v1/settings", "", all}},
+		"GET /api/v1/snapshot":               {{"GET", "/api/v1/snapshot", "", all}},
+		"GET /api/v1/events":                 {{"GET", "/api/v1/events?since=0", "", all}},
+		"GET /api/v1/eventlog":               {{"GET", "/api/v1/eventlog?since=0", "", all}},
+		"GET /api/v1/time":                   {{"GET", "/api/v1/time", "", all}},
+		"GET /api/v1/whoami":                 {{"GET", "/api/v1/whoami", "", all}},
+		"POST /api/v1/sweep":                 {{"POST", "/api/v1/sweep", "", C | M}},
+		"PUT /api/v1/windows/{n}/services":   {{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, M}},
+		"PUT /api/v1/windows/{n}":            {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M}},
+		"PUT /api/v1/services/{code}":        {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M}},
+		"PUT /api/v1/settings/{key}":         {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M}},
+		"POST /api/v1/windows/{n}/call": {
+			{"POST", "/api/v1/windows/1/call", "", C | M},
+			{"POST", "/api/v1/windows/2/call", "", M},
+		},
+		"PUT /api/v1/windows/{n}/status": {
+			{"PUT", "/api/v1/windows/1/status", `{"status":"open"}`, C | M},
+			{"PUT", "/api/v1/windows/2/status", `{"status":"open"}`, M},
+		},
+		"POST /api/v1/tickets/{id}/{action}": {
+			{"POST", "/api/v1/tickets/" + id + "/recall", `{"window":1}`, C | M},
+			{"POST", "/api/v1/tickets/" + id + "/pass", ``, C | M},
+			{"POST", "/api/v1/tickets/" + id + "/finish", `{"window":2}`, M},
+			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B"}`, C | M},
+			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B","from_window":3}`, M},
+		},
+	}
+	bits := map[string]int{RoleKiosk: K, RoleCaller: C, RoleScreen: S, RoleManager: M}
+
+	revoked := addToken(t, e.store, RoleManager, 0)
+	ts, err := e.store.Terminals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.RevokeTerminal(context.Background(), ts[len(ts)-1].ID); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, rt := range e.srv.routes() {
+		key := rt.method + " " + rt.pattern
+		ps, ok := probes[key]
+		if !ok {
+			t.Errorf("route %s has no probe in the matrix", key)
+			continue
+		}
+		for _, p := range ps {
+			for role, bit := range bits {
+				status, body := e.call(t, p.method, p.path, e.tokens[role], p.body)
+				got := status != http.StatusUnauthorized && status != http.StatusForbidden
+				if want := p.allowed&bit != 0; got != want {
+					t.Errorf("%s %s %s as %s: status %d (%s), want allowed=%v", p.method, p.path, p.body, role, status, body, want)
+				}
+				if status == http.StatusForbidden && errCode(t, body) != "forbidden" {
+					t.Errorf("403 without code forbidden: %s", body)
+				}
+			}
+			for name, tok := range map[string]string{"no token": "", "wrong token": "jh_not-a-real-token", "revoked": revoked} {
+				status, body := e.call(t, p.method, p.path, tok, p.body)
+				if status != http.StatusUnauthorized || errCode(t, body) != "unauthorized" {
+					t.Errorf("%s %s with %s: %d %s, want 401", p.method, p.path, name, status, body)
+				}
+			}
+		}
+	}
+
+	// Open routes need no token.
+	if status, b := e.call(t, "GET", "/api/v1/health", "", ""); status != http.StatusOK {
+		t.Errorf("health: %d %s", status, b)
+	}
+	if status, _ := e.call(t, "GET", "/t/"+tk.PublicID, "", ""); status != http.StatusOK {
+		t.Errorf("customer page: %d", status)
+	}
+	// A scheme other than Bearer is no token at all.
+	req, _ := http.NewRequest("GET", e.ts.URL+"/api/v1/snapshot", nil)
+	req.Header.Set("Authorization", "Basic "+e.tokens[RoleManager])
+	resp, err := e.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("basic auth: %d", resp.StatusCode)
+	}
+}
+
+// Taking numbers is limited per token: the burst is the per-minute limit,
+// and one token running out does not affect another.
+func TestTakeRateLimit(t *testing.T) {
+	e := newEnv(t, Options{TakePerMinute: 5})
+	for i := 0; i < 5; i++ {
+		must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+	}
+	v := e.version(t)
+	status, b := e.call(t, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+	if status != http.StatusTooManyRequests || errCode(t, b) != "rate_limited" {
+		t.Fatalf("6th take: %d %s", status, b)
+	}
+	if e.version(t) != v {
+		t.Fatal("a refused take changed the queue")
+	}
+	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"service":"A"}`)
+
+	l := newLimiter(60) // one a second
+	now := time.Unix(1000, 0)
+	for i := 0; i < 60; i++ {
+		if !l.allow(1, now) {
+			t.Fatalf("burst refused at %d", i)
+		}
+	}
+	if l.allow(1, now) || !l.allow(1, now.Add(time.Second)) || l.allow(1, now.Add(time.Second)) {
+		t.Fatal("bucket does not refill at one per second")
+	}
+}
