@@ -308,4 +308,3 @@ func parseSince(v string) (int64, error) {
 	}
 	return n, nil
 }
-

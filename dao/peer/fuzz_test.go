@@ -37,7 +37,6 @@ func newFuzzEnv(f *testing.F) *fuzzEnv {
 	return &fuzzEnv{env: e, h: e.srv.Handler(), id: strconv.FormatInt(id, 10)}
 }
 
-
 // check sends one request as the manager and applies the invariants.
 func (fe *fuzzEnv) check(t *testing.T, method, path string, body []byte) {
 	before := fe.version(t)

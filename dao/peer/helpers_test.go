@@ -120,4 +120,3 @@ func errCode(t testing.TB, b []byte) string {
 	}
 	return e.Code
 }
-
