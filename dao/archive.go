@@ -28,7 +28,7 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 	}
 	day, err := time.ParseInLocation("2006-01-02", before, s.loc)
 	if err != nil {
-		return 0, model.Errorf(model.EInvalidInput, "date %q is not a valid YYYY-MM-DD date", before)
+		return 0, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", before)
 	}
 	now, err := s.Now(ctx)
 	if err != nil {
@@ -36,7 +36,7 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 	}
 	today := now.In(s.loc).Format("2006-01-02")
 	if before > today {
-		return 0, model.Errorf(model.EInvalidInput, "cannot archive %s: only days before today (%s) are finished", before, today)
+		return 0, model.Errorf(model.EInvalidInput, "不能归档 %s 之前的数据：只有今天（%s）之前的日子已经结束 (day not finished)", before, today)
 	}
 	cutoff := day.UTC()
 	moved := 0

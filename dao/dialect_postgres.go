@@ -25,7 +25,9 @@ func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, va
 	return sqliteDialect{}.insertIgnore(db, table, cols, vals) // same ON CONFLICT syntax
 }
 
-func (postgresDialect) claimNext(db *gorm.DB, c claim) (int64, error) { return lockThenClaim(db, c, "") }
+func (postgresDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
+	return lockThenClaim(db, c, "")
+}
 
 func (postgresDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLSTATE 40P01", "SQLSTATE 40001"}, []string{"SQLSTATE 23505"})

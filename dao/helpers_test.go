@@ -46,10 +46,13 @@ func take(t *testing.T, s dao.Store, service string, priority int) model.Ticket 
 	return tk
 }
 
-func must(t *testing.T, tk model.Ticket, err error) model.Ticket {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+// ok fails the test on an error: ok(t)(s.CallNext(...)).
+func ok(t *testing.T) func(model.Ticket, error) model.Ticket {
+	return func(tk model.Ticket, err error) model.Ticket {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
 	}
-	return tk
 }
