@@ -1,0 +1,75 @@
+package app
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/dao/peer"
+	"jiaohao/model"
+)
+
+func init() {
+	register("serve", "host the branch for other PCs: --db DSN [--listen :8520] [--tls-cert F --tls-key F]", runServe)
+}
+
+// runServe is peer server mode without a screen: this PC holds the queue
+// and every other PC reaches it over the LAN. SIGINT or SIGTERM stops it
+// gracefully.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	listen := fs.String("listen", ":8520", "address to listen on")
+	certFile := fs.String("tls-cert", "", "TLS certificate (PEM); serve HTTPS with --tls-key")
+	keyFile := fs.String("tls-key", "", "TLS private key (PEM)")
+	takeLimit := fs.Int("take-limit", 30, "numbers one token may take per minute (0: no limit)")
+	sweep := fs.Duration("sweep", time.Second, "how often to apply call timeouts and idle-window pauses (0: never)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if (*certFile == "") != (*keyFile == "") {
+		return model.Errorf(model.EInvalidInput, "--tls-cert 与 --tls-key 须同时给出 (give both --tls-cert and --tls-key)")
+	}
+	if *takeLimit < 0 || *sweep < 0 {
+		return model.Errorf(model.EInvalidInput, "--take-limit 与 --sweep 不能为负 (must not be negative)")
+	}
+	var tlsConf *tls.Config
+	if *certFile != "" {
+		pair, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+		if err != nil {
+			return model.Errorf(model.EInvalidInput, "无法读取 TLS 证书或私钥 (could not load the TLS certificate or key)")
+		}
+		tlsConf = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
+	st, err := dao.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return model.Errorf(model.EUnavailable, "无法监听 %s：%s", *listen, err.Error())
+	}
+	scheme := "http"
+	if tlsConf != nil {
+		ln, scheme = tls.NewListener(ln, tlsConf), "https"
+	}
+	limit := *takeLimit
+	if limit == 0 {
+		limit = -1
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log})
+	// The DSN may hold a password: name only the engine.
+	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "jiaohao: server stopped")
+	return nil
+}
