@@ -21,7 +21,7 @@ func ParseLang(s string) (Lang, error) {
 	case LangEN:
 		return LangEN, nil
 	}
-	return "", model.Errorf(model.EInvalidInput, "language %q is not supported; use zh or en", s)
+	return "", model.Errorf(model.EInvalidInput, "不支持的语言 %q，请用 zh 或 en (unsupported language)", s)
 }
 
 // labels are the words of one language.

@@ -23,7 +23,7 @@ type Period struct {
 func ParseDate(s string, loc *time.Location) (time.Time, error) {
 	d, err := time.ParseInLocation(DateLayout, s, loc)
 	if err != nil {
-		return time.Time{}, model.Errorf(model.EInvalidInput, "date %q is not a valid YYYY-MM-DD date", s)
+		return time.Time{}, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", s)
 	}
 	return d, nil
 }
@@ -40,11 +40,11 @@ func NewPeriod(from, to string, loc *time.Location) (Period, error) {
 		return Period{}, err
 	}
 	if t.Before(f) {
-		return Period{}, model.Errorf(model.EInvalidInput, "the range is inverted: %s is before %s", to, from)
+		return Period{}, model.Errorf(model.EInvalidInput, "日期范围颠倒：结束日 %s 早于开始日 %s (inverted range)", to, from)
 	}
 	p := Period{From: f, To: t}
 	if p.Days() > MaxDays {
-		return Period{}, model.Errorf(model.EInvalidInput, "the range %s to %s is longer than %d days", from, to, MaxDays)
+		return Period{}, model.Errorf(model.EInvalidInput, "日期范围 %s 至 %s 超过 %d 天 (range too long)", from, to, MaxDays)
 	}
 	return p, nil
 }

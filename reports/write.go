@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func CheckWritable(path string) error {
 
 func writeTemp(path string, data []byte) (string, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return "", model.Errorf(model.EInvalidInput, "cannot write %s: it is a directory", path)
+		return "", model.Errorf(model.EInvalidInput, "无法写入 %s：这是一个文件夹 (output is a directory)", path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -61,5 +62,26 @@ func writeTemp(path string, data []byte) (string, error) {
 }
 
 func cannotWrite(path string) error {
-	return model.Errorf(model.EInvalidInput, "cannot write %s: the folder does not exist or is not writable", path)
+	return model.Errorf(model.EInvalidInput, "无法写入 %s：文件夹不存在或没有写权限 (cannot write the output file)", path)
+}
+
+// Save generates the report of period p and writes the PDF and, when
+// csvPath is not empty, the CSV, all or nothing. The command line and the
+// manager screen both call it.
+func Save(ctx context.Context, src Source, p Period, lang Lang, pdfPath, csvPath string) (Report, error) {
+	r, err := Generate(ctx, src, p, Options{})
+	if err != nil {
+		return Report{}, err
+	}
+	pdf, err := PDF(r, lang)
+	if err != nil {
+		return Report{}, err
+	}
+	files := map[string][]byte{pdfPath: pdf}
+	if csvPath != "" {
+		if files[csvPath], err = CSV(r); err != nil {
+			return Report{}, err
+		}
+	}
+	return r, WriteFiles(files)
 }

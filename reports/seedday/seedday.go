@@ -69,11 +69,11 @@ var serviceMix = map[string]float64{"A": 60, "B": 25, "V": 15}
 // as the operations happen and shifted back before Run returns.
 func Run(ctx context.Context, st Store, cfg Config) (Summary, error) {
 	if cfg.Tickets < 1 || cfg.Tickets > MaxTickets {
-		return Summary{}, model.Errorf(model.EInvalidInput, "the number of tickets must be between 1 and %d", MaxTickets)
+		return Summary{}, model.Errorf(model.EInvalidInput, "号码数量须在 1 到 %d 之间 (tickets out of range)", MaxTickets)
 	}
 	day, err := time.ParseInLocation("2006-01-02", cfg.Date, st.Location())
 	if err != nil {
-		return Summary{}, model.Errorf(model.EInvalidInput, "date %q is not a valid YYYY-MM-DD date", cfg.Date)
+		return Summary{}, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", cfg.Date)
 	}
 	if cfg.Seed == 0 {
 		h := fnv.New64a()
@@ -109,7 +109,7 @@ func checkEmptyDay(ctx context.Context, st Store, day time.Time) error {
 		return fmt.Errorf("check the day is empty: %w", err)
 	}
 	if n > 0 {
-		return model.Errorf(model.EInvalidInput, "%s already has %d tickets; seed-day only fills an empty day", day.Format("2006-01-02"), n)
+		return model.Errorf(model.EInvalidInput, "%s 已有 %d 个号码，seed-day 只填充空白的日子 (day not empty)", day.Format("2006-01-02"), n)
 	}
 	return nil
 }

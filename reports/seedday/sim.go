@@ -97,7 +97,7 @@ func newSim(ctx context.Context, st Store, day time.Time, cfg Config) (*sim, err
 		return nil, fmt.Errorf("read windows: %w", err)
 	}
 	if len(services) == 0 || len(windows) == 0 {
-		return nil, model.Errorf(model.EInvalidInput, "seed-day needs at least one enabled service and one window")
+		return nil, model.Errorf(model.EInvalidInput, "seed-day 需要至少一个启用的业务和一个窗口 (no service or window)")
 	}
 	s := &sim{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed>>1|1)), day: day,
 		byID: map[int64]*customer{}, lunch: map[int]bool{}}

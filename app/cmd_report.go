@@ -1,0 +1,97 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+	"jiaohao/reports"
+)
+
+func init() {
+	register("report", "write the day's (or a range's) report: --date D --out F.pdf [--csv F.csv] [--from D1 --to D2] [--lang en]", runReport)
+}
+
+// runReport checks every argument before touching the database, so a typo
+// costs nothing and leaves no file behind.
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", stderr)
+	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	date := fs.String("date", "", "business day YYYY-MM-DD (default: today)")
+	from := fs.String("from", "", "first day of a range, YYYY-MM-DD (with --to)")
+	to := fs.String("to", "", "last day of a range, YYYY-MM-DD (with --from)")
+	out := fs.String("out", "", "PDF file to write")
+	csvPath := fs.String("csv", "", "also write the figures to this CSV file")
+	langFlag := fs.String("lang", "zh", "report language: zh or en")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	lang, err := reports.ParseLang(*langFlag)
+	if err != nil {
+		return err
+	}
+	first, last, err := reportDays(*date, *from, *to)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return model.Errorf(model.EInvalidInput, "请用 --out 指定 PDF 文件 (--out is required)")
+	}
+	if *csvPath != "" && filepath.Clean(*csvPath) == filepath.Clean(*out) {
+		return model.Errorf(model.EInvalidInput, "--csv 与 --out 不能是同一个文件 (--csv and --out are the same file)")
+	}
+	for _, path := range []string{*out, *csvPath} {
+		if path != "" {
+			if err := reports.CheckWritable(path); err != nil {
+				return err
+			}
+		}
+	}
+	st, err := dao.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if first == "" {
+		now, err := st.Now(ctx)
+		if err != nil {
+			return err
+		}
+		first = now.In(st.Location()).Format(reports.DateLayout)
+		last = first
+	}
+	p, err := reports.NewPeriod(first, last, st.Location())
+	if err != nil {
+		return err
+	}
+	r, err := reports.Save(ctx, st, p, lang, *out, *csvPath)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "已生成 %s 的报表 %s：取号 %d，完成 %d，过号 %d\n", p, *out, r.Totals.Taken, r.Totals.Done, r.Totals.Passed)
+	return nil
+}
+
+// reportDays turns --date or --from/--to into the first and last day,
+// checked for form and order ("" and "" mean today). Dates are compared
+// as calendar dates, so the zone does not matter yet.
+func reportDays(date, from, to string) (string, string, error) {
+	switch {
+	case date != "" && (from != "" || to != ""):
+		return "", "", model.Errorf(model.EInvalidInput, "--date 与 --from/--to 只能选一种 (use --date or --from and --to)")
+	case (from == "") != (to == ""):
+		return "", "", model.Errorf(model.EInvalidInput, "--from 和 --to 须同时给出 (--from needs --to)")
+	case date != "":
+		from, to = date, date
+	case from == "":
+		return "", "", nil
+	}
+	if _, err := reports.NewPeriod(from, to, time.UTC); err != nil {
+		return "", "", err
+	}
+	return from, to, nil
+}
