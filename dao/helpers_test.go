@@ -56,3 +56,11 @@ func ok(t *testing.T) func(model.Ticket, error) model.Ticket {
 		return tk
 	}
 }
+
+// okAny is ok for results other than tickets: okAny(t, err) after a call.
+func okAny(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
