@@ -1,0 +1,192 @@
+package screens
+
+import (
+	"context"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Caller is the clerk's window (frmCaller): the ticket at this window, the
+// waiting counts it serves, and the buttons of the state machine. A button
+// is enabled only when the state machine allows its action now.
+type Caller struct {
+	base
+	w      fyne.Window
+	window int
+	ann    Announcer
+
+	// state, UI goroutine only
+	snap model.Snapshot
+	cur  *model.Ticket // called or serving at this window
+	busy bool
+
+	title, info, waiting, msg *widget.Label
+	number                    *canvas.Text
+	linkLbl                   *widget.Label
+	call, recall, pass, startB,
+	finish, transfer, cancel, pause *widget.Button
+	passedBox *fyne.Container
+	content   fyne.CanvasObject
+}
+
+// NewCaller builds the caller for window and shows it in w; it follows the
+// store until ctx ends. ann receives each committed call (a window LED or
+// a local voice); nil means none.
+func NewCaller(ctx context.Context, w fyne.Window, st dao.Store, window int, ann Announcer) *Caller {
+	if ann == nil {
+		ann = LogAnnouncer{}
+	}
+	c := &Caller{w: w, window: window, ann: ann}
+	c.build()
+	w.SetContent(c.content)
+	w.Canvas().SetOnTypedKey(c.typedKey)
+	c.refresh()
+	c.start(ctx, st, c)
+	return c
+}
+
+// Content is the caller's root object.
+func (c *Caller) Content() fyne.CanvasObject { return c.content }
+
+func (c *Caller) build() {
+	c.title = widget.NewLabelWithStyle(tr("caller.window", kv("N", c.window)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.linkLbl = widget.NewLabel("")
+	c.number = bigText("—", 72, colBrand)
+	c.info = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{})
+	c.waiting = widget.NewLabel("")
+	c.waiting.Wrapping = fyne.TextWrapWord
+	c.msg = widget.NewLabel("")
+	c.msg.Wrapping = fyne.TextWrapWord
+	c.msg.Importance = widget.DangerImportance
+
+	c.call = widget.NewButton(tr("caller.call")+" F1", c.doCall)
+	c.call.Importance = widget.HighImportance
+	c.recall = widget.NewButton(tr("caller.recall")+" F2", c.doRecall)
+	c.pass = widget.NewButton(tr("caller.pass")+" F3", c.doPass)
+	c.startB = widget.NewButton(tr("caller.start")+" F4", c.doStart)
+	c.finish = widget.NewButton(tr("caller.finish")+" F5", c.doFinish)
+	c.transfer = widget.NewButton(tr("caller.transfer"), c.doTransfer)
+	c.cancel = widget.NewButton(tr("caller.cancel"), c.doCancel)
+	c.pause = widget.NewButton(tr("caller.pause"), c.doPause)
+
+	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
+		c.finish, c.transfer, c.cancel, c.pause)
+	c.passedBox = container.NewVBox()
+	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
+	top := container.NewBorder(nil, nil, nil, c.linkLbl, c.title)
+	body := container.NewVBox(c.number, c.info, widget.NewSeparator(), c.waiting, buttons, c.msg)
+	c.content = container.NewBorder(top, nil, nil, nil, container.NewVSplit(body, passed))
+}
+
+// show takes a new live state; it runs on the UI goroutine.
+func (c *Caller) show(u update) {
+	c.snap = u.snap
+	c.cur = nil
+	if ws, ok := findWindow(u.snap, c.window); ok && ws.Current != nil && held(*ws.Current) {
+		t := *ws.Current
+		c.cur = &t
+	}
+	c.refresh()
+}
+
+func (c *Caller) link(up bool) {
+	if up {
+		c.linkLbl.SetText("")
+	} else {
+		c.linkLbl.SetText(tr("common.reconnecting"))
+	}
+	c.refresh()
+}
+
+// held reports whether a ticket is in a window's hands.
+func held(t model.Ticket) bool { return t.Status == model.Called || t.Status == model.Serving }
+
+// refresh redraws everything from the state and enables the buttons the
+// state machine allows.
+func (c *Caller) refresh() {
+	ws, known := findWindow(c.snap, c.window)
+	name := tr("caller.window", kv("N", c.window))
+	if known && ws.Name != "" {
+		name = ws.Name
+	}
+	c.title.SetText(name + " · " + windowStatusText(ws.Status))
+	if c.cur == nil {
+		setText(c.number, "—")
+		c.info.SetText(tr("caller.idle"))
+	} else {
+		setText(c.number, c.cur.Number)
+		c.info.SetText(tr("caller.ticket_info", kv("Status", statusText(c.cur.Status), "Count", c.cur.CallCount)))
+	}
+	var parts []string
+	for _, s := range c.snap.Services {
+		if ws.Serves(s.Code) {
+			parts = append(parts, tr("caller.waiting_one", kv("Name", s.Name, "Code", s.Code, "N", s.Waiting)))
+		}
+	}
+	c.waiting.SetText(tr("caller.waiting") + " " + strings.Join(parts, "  "))
+	c.enableButtons(ws, known)
+	c.refreshPassed()
+}
+
+func (c *Caller) enableButtons(ws model.WindowState, known bool) {
+	ok := known && !c.busy
+	now := c.clock.now()
+	can := func(f func(model.Ticket) error) bool {
+		return ok && c.cur != nil && f(*c.cur) == nil
+	}
+	enable(c.call, ok && c.cur == nil && ws.Status == model.WindowOpen)
+	enable(c.recall, can(func(t model.Ticket) error { _, err := model.Recall(t, c.window, now); return err }))
+	enable(c.pass, can(func(t model.Ticket) error { _, err := model.Pass(t, c.window); return err }))
+	enable(c.startB, can(func(t model.Ticket) error { _, err := model.Start(t, c.window, now); return err }))
+	enable(c.finish, can(func(t model.Ticket) error { _, err := model.Finish(t, c.window, now); return err }))
+	enable(c.cancel, can(func(t model.Ticket) error { _, err := model.Cancel(t, c.window, now); return err }))
+	enable(c.transfer, can(func(t model.Ticket) error {
+		if !held(t) {
+			return model.Errorf(model.EInvalidTransition, "")
+		}
+		return nil
+	}))
+	enable(c.pause, ok)
+	if ws.Status == model.WindowOpen {
+		c.pause.SetText(tr("caller.pause"))
+	} else {
+		c.pause.SetText(tr("caller.resume"))
+	}
+}
+
+// refreshPassed lists this window's passed tickets with undo-pass (call
+// back here) and requeue (back into the line).
+func (c *Caller) refreshPassed() {
+	c.passedBox.RemoveAll()
+	for _, t := range c.snap.Passed {
+		if t.Window != c.window {
+			continue
+		}
+		id := t.ID
+		undo := widget.NewButton(tr("caller.undo_pass"), func() { c.doUndoPass(id) })
+		requeue := widget.NewButton(tr("caller.requeue"), func() { c.doRequeue(id) })
+		enable(undo, !c.busy && c.cur == nil)
+		enable(requeue, !c.busy)
+		c.passedBox.Add(container.NewBorder(nil, nil, nil, container.NewHBox(undo, requeue), widget.NewLabel(t.Number)))
+	}
+	if len(c.passedBox.Objects) == 0 {
+		c.passedBox.Add(widget.NewLabel(tr("caller.no_passed")))
+	}
+}
+
+// typedKey maps F1..F5 to the main actions, like the classic caller.
+func (c *Caller) typedKey(ev *fyne.KeyEvent) {
+	keys := map[fyne.KeyName]*widget.Button{
+		fyne.KeyF1: c.call, fyne.KeyF2: c.recall, fyne.KeyF3: c.pass, fyne.KeyF4: c.startB, fyne.KeyF5: c.finish,
+	}
+	if b, ok := keys[ev.Name]; ok && !b.Disabled() {
+		b.OnTapped()
+	}
+}

@@ -1,0 +1,90 @@
+package screens
+
+import (
+	"context"
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/dao"
+)
+
+// opTimeout bounds one store call made for a button, so a dead link turns
+// into a sentence on screen instead of a frozen button.
+var opTimeout = 10 * time.Second
+
+// base is what every live role shares: the follower that keeps its state
+// and the server clock.
+type base struct {
+	ctx    context.Context
+	st     dao.Store
+	clock  serverClock
+	follow *follower
+}
+
+// start begins following the store for v until ctx ends.
+func (b *base) start(ctx context.Context, st dao.Store, v view) {
+	b.ctx, b.st = ctx, st
+	b.follow = newFollower(st, v, &b.clock)
+	go b.follow.run(ctx)
+}
+
+// Loaded is closed once the first snapshot is on screen.
+func (b *base) Loaded() <-chan struct{} { return b.follow.loaded }
+
+// Reloads counts the snapshots loaded and Applied the events folded in
+// without one; they show that live updates follow events, not polling.
+func (b *base) Reloads() int64 { return b.follow.reloads.Load() }
+
+// Applied counts events folded in without a reload.
+func (b *base) Applied() int64 { return b.follow.applied.Load() }
+
+// async runs work off the UI goroutine with a bounded context and hands
+// its error to done on the UI goroutine.
+func (b *base) async(work func(ctx context.Context) error, done func(err error)) {
+	go func() {
+		ctx, cancel := context.WithTimeout(b.ctx, opTimeout)
+		defer cancel()
+		err := work(ctx)
+		onUI(func() { done(err) })
+	}()
+}
+
+// bigText is a canvas text at a fixed size, for numbers meant to be read
+// from across a room.
+func bigText(s string, size float32, c color.Color) *canvas.Text {
+	t := canvas.NewText(s, c)
+	t.TextSize = size
+	t.TextStyle = fyne.TextStyle{Bold: true}
+	t.Alignment = fyne.TextAlignCenter
+	return t
+}
+
+// setText changes a canvas text only when it differs, sparing a redraw.
+func setText(t *canvas.Text, s string) {
+	if t.Text != s {
+		t.Text = s
+		t.Refresh()
+	}
+}
+
+// enable switches a button on or off.
+func enable(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
+
+// WithUI runs f holding the lock that live updates take, so a caller
+// outside the UI goroutine (the screenshot command, tests) sees a settled
+// screen.
+func WithUI(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}

@@ -1,0 +1,94 @@
+package screens
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"jiaohao/model"
+)
+
+// Roles a PC can run.
+var Roles = []string{"kiosk", "caller", "screen", "manager"}
+
+// How a PC reaches the queue.
+const (
+	ModeHost = "host" // this PC hosts the branch: embedded database + peer server
+	ModePeer = "peer" // connect to a hosting PC by address and token
+	ModeDB   = "db"   // connect straight to a database server
+)
+
+// Config is how this PC runs, saved in the Fyne preferences so the next
+// start goes straight to work. Flags override it for one run.
+type Config struct {
+	Role   string
+	Mode   string
+	Window int    // caller only
+	DSN    string // ModeDB; ModeHost may name its own database too
+	Peer   string // ModePeer: http://host:port
+	Token  string // ModePeer
+	Lang   string
+}
+
+const prefPrefix = "jiaohao."
+
+// LoadConfig reads the saved configuration; ok is false when none was
+// ever saved (the setup window is due).
+func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
+	c = Config{
+		Role:   p.String(prefPrefix + "role"),
+		Mode:   p.StringWithFallback(prefPrefix+"mode", ModeHost),
+		Window: p.IntWithFallback(prefPrefix+"window", 1),
+		DSN:    p.String(prefPrefix + "dsn"),
+		Peer:   p.String(prefPrefix + "peer"),
+		Token:  p.String(prefPrefix + "token"),
+		Lang:   p.StringWithFallback(prefPrefix+"lang", "zh"),
+	}
+	return c, c.Role != ""
+}
+
+// SaveConfig stores c after checking it.
+func SaveConfig(p fyne.Preferences, c Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	p.SetString(prefPrefix+"role", c.Role)
+	p.SetString(prefPrefix+"mode", c.Mode)
+	p.SetInt(prefPrefix+"window", c.Window)
+	p.SetString(prefPrefix+"dsn", c.DSN)
+	p.SetString(prefPrefix+"peer", c.Peer)
+	p.SetString(prefPrefix+"token", c.Token)
+	p.SetString(prefPrefix+"lang", c.Lang)
+	return nil
+}
+
+// Validate says in one sentence what is missing or wrong.
+func (c Config) Validate() error {
+	bad := func(key string) error { return model.Errorf(model.EInvalidInput, "%s", tr(key)) }
+	switch {
+	case !contains(Roles, c.Role):
+		return bad("setup.err_role")
+	case c.Role == "caller" && c.Window <= 0:
+		return bad("setup.err_window")
+	case c.Mode == ModePeer && (!strings.HasPrefix(c.Peer, "http://") && !strings.HasPrefix(c.Peer, "https://")):
+		return bad("setup.err_peer")
+	case c.Mode == ModePeer && strings.TrimSpace(c.Token) == "":
+		return bad("setup.err_token")
+	case c.Mode == ModeDB && strings.TrimSpace(c.DSN) == "":
+		return bad("setup.err_dsn")
+	case c.Mode != ModeHost && c.Mode != ModePeer && c.Mode != ModeDB:
+		return bad("setup.err_mode")
+	case !contains(Languages, c.Lang):
+		return bad("setup.err_lang")
+	}
+	return nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

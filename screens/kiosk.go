@@ -1,0 +1,242 @@
+package screens
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Kiosk is the touch screen where customers take a number: one tile per
+// enabled service with its queue and estimated wait, an optional VIP
+// entry, and after a tap the number in large type for a few seconds while
+// the ticket prints. It takes no number when the queue is unreachable or
+// outside business hours: numbers come only from the store.
+type Kiosk struct {
+	base
+	printer PrintQueue
+	// ShowFor is how long a new number stays on screen.
+	ShowFor time.Duration
+
+	snap     model.Snapshot
+	settings model.Settings
+	up       bool
+	busy     bool
+	vip      bool
+	codes    []string // services the tiles show, to rebuild only on change
+	hideAt   time.Time
+
+	sc                                   scaler
+	tilesMark                            int
+	tiles                                *fyne.Container
+	tileBtn                              []*widget.Button
+	tileInfo                             []*canvas.Text
+	branch, clockT, state                *canvas.Text
+	vipBtn                               *widget.Button
+	overlay                              *fyne.Container
+	number, ahead, eta, printing, vipTag *canvas.Text
+	content                              fyne.CanvasObject
+}
+
+// NewKiosk builds the kiosk in w and follows the store until ctx ends;
+// each ticket taken goes to printer exactly once.
+func NewKiosk(ctx context.Context, w fyne.Window, st dao.Store, printer PrintQueue) *Kiosk {
+	if printer == nil {
+		printer = LogPrinter{}
+	}
+	k := &Kiosk{printer: printer, ShowFor: 8 * time.Second, up: true, settings: model.ParseSettings(nil)}
+	k.build()
+	w.SetContent(k.content)
+	k.start(ctx, st, k)
+	go k.tick(ctx)
+	return k
+}
+
+// Content is the kiosk's root object.
+func (k *Kiosk) Content() fyne.CanvasObject { return k.content }
+
+func (k *Kiosk) build() {
+	sc := &k.sc
+	k.branch = sc.add(canvas.NewText("", colBrand), 48)
+	k.branch.TextStyle.Bold = true
+	k.clockT = sc.add(canvas.NewText("", colBrand), 40)
+	title := sc.add(canvas.NewText(tr("kiosk.choose"), colBrand), 40)
+	k.state = sc.add(canvas.NewText("", colWarn), 44)
+	k.state.Alignment = fyne.TextAlignCenter
+	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
+	k.vipBtn.Hide()
+	header := container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
+	footer := container.NewBorder(nil, nil, nil, k.vipBtn, k.state)
+	k.tilesMark = sc.mark()
+	k.tiles = container.NewGridWithColumns(2)
+
+	k.vipTag = sc.add(bigText("", 40, colWarn), 40)
+	k.number = sc.add(bigText("", 220, colBrand), 220)
+	k.ahead = sc.add(bigText("", 52, colHallRow), 52)
+	k.eta = sc.add(bigText("", 44, colHallRow), 44)
+	k.printing = sc.add(bigText("", 40, colOK), 40)
+	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
+	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(done))
+	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewCenter(card))
+	k.overlay.Hide()
+
+	main := container.NewBorder(container.NewPadded(header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
+	k.content = withLayout(sc, canvas.NewRectangle(colPaper), main, k.overlay)
+	k.showClock()
+}
+
+// show takes a new live state on the UI goroutine.
+func (k *Kiosk) show(u update) {
+	k.snap = u.snap
+	if u.reloaded {
+		k.loadSettings()
+	}
+	setText(k.branch, u.snap.Branch)
+	k.refresh()
+}
+
+func (k *Kiosk) link(up bool) {
+	k.up = up
+	k.refresh()
+}
+
+// loadSettings fetches VIP and business hours after each snapshot (a
+// configuration change always causes one).
+func (k *Kiosk) loadSettings() {
+	var got model.Settings
+	k.async(func(ctx context.Context) error {
+		s, err := k.st.Settings(ctx)
+		got = s
+		return err
+	}, func(err error) {
+		if err == nil {
+			k.settings = got
+			k.refresh()
+		}
+	})
+}
+
+// open reports whether numbers may be taken now, and if not, why.
+func (k *Kiosk) open() (bool, string) {
+	switch {
+	case !k.up:
+		return false, tr("kiosk.paused")
+	case !k.settings.InBusinessHours(k.clock.now()):
+		return false, tr("kiosk.closed", kv("Hours", k.settings.Raw["business_hours"]))
+	}
+	return true, ""
+}
+
+func (k *Kiosk) refresh() {
+	ok, why := k.open()
+	setText(k.state, why)
+	enabledSvc := k.enabledServices()
+	var codes []string
+	for _, s := range enabledSvc {
+		codes = append(codes, s.Code)
+	}
+	if !slices.Equal(codes, k.codes) {
+		k.codes = codes
+		k.rebuildTiles(enabledSvc)
+	}
+	for i, s := range enabledSvc {
+		setText(k.tileInfo[i], k.waitText(s))
+		enable(k.tileBtn[i], ok && !k.busy)
+	}
+	showVIP := k.settings.VIPEnabled && ok
+	if !showVIP {
+		k.vip = false
+	}
+	imp := widget.MediumImportance
+	if k.vip {
+		imp = widget.HighImportance
+	}
+	if showVIP != k.vipBtn.Visible() || imp != k.vipBtn.Importance {
+		k.vipBtn.Importance = imp
+		k.vipBtn.Hidden = !showVIP
+		k.vipBtn.Refresh()
+	}
+}
+
+func (k *Kiosk) enabledServices() []model.ServiceCount {
+	var out []model.ServiceCount
+	for _, s := range k.snap.Services {
+		if s.Enabled {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// waitText is "N waiting · about M min", the estimate being the queue
+// over the open windows that serve it at the configured service time.
+func (k *Kiosk) waitText(s model.ServiceCount) string {
+	windows := 0
+	for _, w := range k.snap.Windows {
+		if w.Status == model.WindowOpen && w.Serves(s.Code) {
+			windows++
+		}
+	}
+	secs := int(k.settings.DefaultServiceTime.Seconds()) * s.Waiting / max(windows, 1)
+	return tr("kiosk.waiting", kv("N", s.Waiting)) + " · " + etaText(secs)
+}
+
+func etaText(secs int) string {
+	if secs <= 0 {
+		return tr("kiosk.no_wait")
+	}
+	return tr("kiosk.eta", kv("M", (secs+59)/60))
+}
+
+func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
+	k.sc.truncate(k.tilesMark)
+	k.tiles.RemoveAll()
+	k.tileBtn, k.tileInfo = nil, nil
+	for _, s := range svc {
+		code := s.Code
+		btn := widget.NewButton("", func() { k.take(code) })
+		name := k.sc.add(bigText(s.Name, 64, colBrand), 64)
+		info := k.sc.add(bigText("", 36, colHallRow), 36)
+		prefix := k.sc.add(bigText(s.Code, 40, colDim), 40)
+		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
+		k.tiles.Add(container.NewStack(btn, container.NewPadded(prefix), container.NewCenter(container.NewVBox(name, info))))
+	}
+	k.tiles.Refresh()
+}
+
+func (k *Kiosk) toggleVIP() {
+	k.vip = !k.vip
+	k.refresh()
+}
+
+func (k *Kiosk) showClock() {
+	setText(k.clockT, k.clock.now().Format("15:04"))
+}
+
+// tick keeps the clock and the business hours current, and takes a
+// shown number away after ShowFor.
+func (k *Kiosk) tick(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			onUI(func() {
+				k.showClock()
+				if !k.hideAt.IsZero() && time.Now().After(k.hideAt) {
+					k.hideTicket()
+				}
+				k.refresh()
+			})
+		}
+	}
+}

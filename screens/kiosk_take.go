@@ -1,0 +1,85 @@
+package screens
+
+import (
+	"context"
+	"time"
+
+	"jiaohao/model"
+)
+
+// colPaper is the kiosk's background.
+var colPaper = colHallText
+
+// take issues a number for service code: the store numbers it (never this
+// PC), the number appears at once, and the ticket goes to the print queue
+// exactly once, off the UI goroutine.
+func (k *Kiosk) take(code string) {
+	if ok, _ := k.open(); !ok || k.busy {
+		return
+	}
+	prio := 0
+	if k.vip {
+		prio = model.MinPriority
+	}
+	k.busy, k.vip = true, false
+	k.refresh()
+	var t model.Ticket
+	var pos model.Position
+	var fault string
+	k.async(func(ctx context.Context) error {
+		var err error
+		if t, err = k.st.TakeTicket(ctx, code, prio, "kiosk"); err != nil {
+			return err
+		}
+		// The position only decorates the ticket; without it the
+		// number still stands.
+		pos, _ = k.st.Position(ctx, t.ID)
+		k.printer.Submit(t, pos)
+		fault = k.printer.Fault()
+		return nil
+	}, func(err error) {
+		k.busy = false
+		if err != nil {
+			setText(k.state, errText(err))
+			k.refresh()
+			return
+		}
+		k.showTicket(t, pos, fault, prio != 0)
+		k.refresh()
+	})
+}
+
+// showTicket puts the new number over the tiles for ShowFor.
+func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip bool) {
+	vipText := ""
+	if vip {
+		vipText = tr("kiosk.vip_ticket")
+	}
+	setText(k.vipTag, vipText)
+	setText(k.number, t.Number)
+	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.Ahead)))
+	setText(k.eta, etaText(pos.ETASeconds))
+	if fault != "" {
+		k.printing.Color = colWarn
+		setText(k.printing, tr("kiosk.print_fault"))
+	} else {
+		k.printing.Color = colOK
+		setText(k.printing, tr("kiosk.printing"))
+	}
+	k.printing.Refresh()
+	k.hideAt = time.Now().Add(k.ShowFor)
+	k.overlay.Show()
+}
+
+// Shown is the number on screen now, or "" when the tiles show.
+func (k *Kiosk) Shown() string {
+	if !k.overlay.Visible() {
+		return ""
+	}
+	return k.number.Text
+}
+
+func (k *Kiosk) hideTicket() {
+	k.hideAt = time.Time{}
+	k.overlay.Hide()
+}

@@ -1,0 +1,116 @@
+package screens
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// ReportFunc writes the report of the business days from..to
+// ("YYYY-MM-DD") and returns the file it wrote.
+type ReportFunc func(ctx context.Context, from, to string) (path string, err error)
+
+// ManagerDeps are the manager's optional powers; a nil one hides or
+// disables its page with a sentence saying why.
+type ManagerDeps struct {
+	// Terminals manages the PCs allowed to reach this branch's peer
+	// server; nil when the manager itself connects through a peer.
+	Terminals dao.Terminals
+	// NewToken makes a bearer token and the hash the server stores.
+	NewToken func() (token, hash string, err error)
+	// Report writes a daily report.
+	Report ReportFunc
+	// Open shows a written file (the report) to the user.
+	Open func(path string) error
+}
+
+// Manager is the branch manager's console: a live monitor with the health
+// warnings, services, windows, settings, terminals and reports.
+type Manager struct {
+	base
+	w    fyne.Window
+	deps ManagerDeps
+
+	snap  model.Snapshot
+	issue issueTracker
+
+	mon      *monitor
+	services *servicesPage
+	windows  *windowsPage
+	settings *settingsPage
+	terms    *terminalsPage
+	reports  *reportsPage
+	linkLbl  *widget.Label
+	tabs     *container.AppTabs
+	content  fyne.CanvasObject
+}
+
+// NewManager builds the manager in w and follows the store until ctx ends.
+func NewManager(ctx context.Context, w fyne.Window, st dao.Store, deps ManagerDeps) *Manager {
+	m := &Manager{w: w, deps: deps}
+	m.base.ctx, m.base.st = ctx, st
+	m.mon = newMonitor()
+	m.services = newServicesPage(m)
+	m.windows = newWindowsPage(m)
+	m.settings = newSettingsPage(m)
+	m.terms = newTerminalsPage(m)
+	m.reports = newReportsPage(m)
+	m.linkLbl = widget.NewLabel("")
+	m.linkLbl.Importance = widget.DangerImportance
+	m.tabs = container.NewAppTabs(
+		container.NewTabItem(tr("manager.monitor"), m.mon.content),
+		container.NewTabItem(tr("manager.services"), m.services.content),
+		container.NewTabItem(tr("manager.windows"), m.windows.content),
+		container.NewTabItem(tr("manager.settings"), m.settings.content),
+		container.NewTabItem(tr("manager.terminals"), m.terms.content),
+		container.NewTabItem(tr("manager.reports"), m.reports.content),
+	)
+	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, m.tabs)
+	w.SetContent(m.content)
+	m.start(ctx, st, m)
+	return m
+}
+
+// Content is the manager's root object.
+func (m *Manager) Content() fyne.CanvasObject { return m.content }
+
+// show takes a new live state on the UI goroutine. The configuration
+// pages reload from the store after each snapshot: configuration changes
+// always cause one.
+func (m *Manager) show(u update) {
+	m.snap = u.snap
+	m.issue.observe(u)
+	m.mon.show(u.snap, m.issue.warnings(u.snap))
+	m.windows.show(u.snap)
+	if u.reloaded {
+		m.services.load()
+		m.settings.load()
+		m.terms.load()
+		m.reports.setDate(u.snap.BusinessDate)
+	}
+}
+
+func (m *Manager) link(up bool) {
+	if up {
+		m.linkLbl.SetText("")
+	} else {
+		m.linkLbl.SetText(tr("common.reconnecting"))
+	}
+}
+
+// note shows the result of a configuration action as a dialog-free line
+// on the page that made it.
+func note(l *widget.Label, err error, okKey string) {
+	if err != nil {
+		l.Importance = widget.DangerImportance
+		l.SetText(errText(err))
+		return
+	}
+	l.Importance = widget.SuccessImportance
+	l.SetText(tr(okKey))
+}

@@ -1,0 +1,174 @@
+package screens
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/model"
+)
+
+// servicesPage lists the services (业务类型) and edits one at a time.
+type servicesPage struct {
+	m                                  *Manager
+	list                               []model.Service
+	rows                               *fyne.Container
+	code, name, prio, start, width, so *widget.Entry
+	enabled                            *widget.Check
+	msg                                *widget.Label
+	content                            fyne.CanvasObject
+}
+
+func newServicesPage(m *Manager) *servicesPage {
+	p := &servicesPage{m: m, rows: container.NewVBox(), msg: widget.NewLabel("")}
+	p.code, p.name, p.prio = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	p.start, p.width, p.so = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	p.enabled = widget.NewCheck(tr("services.enabled"), nil)
+	form := widget.NewForm(
+		widget.NewFormItem(tr("services.code"), p.code), widget.NewFormItem(tr("services.name"), p.name),
+		widget.NewFormItem(tr("services.priority"), p.prio), widget.NewFormItem(tr("services.start"), p.start),
+		widget.NewFormItem(tr("services.width"), p.width), widget.NewFormItem(tr("services.sort"), p.so),
+		widget.NewFormItem("", p.enabled))
+	save := widget.NewButton(tr("common.save"), p.save)
+	save.Importance = widget.HighImportance
+	add := widget.NewButton(tr("services.new"), func() { p.edit(model.Service{Priority: model.DefaultPriority, StartNo: 1, Enabled: true}) })
+	editor := widget.NewCard(tr("services.edit"), "", container.NewVBox(form, container.NewHBox(save, add), p.msg))
+	p.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("manager.services"), "", p.rows), editor))
+	p.edit(model.Service{Priority: model.DefaultPriority, StartNo: 1, Enabled: true})
+	return p
+}
+
+// load fetches the services; it runs on the UI goroutine.
+func (p *servicesPage) load() {
+	var got []model.Service
+	p.m.async(func(ctx context.Context) error {
+		var err error
+		got, err = p.m.st.Services(ctx)
+		return err
+	}, func(err error) {
+		if err != nil {
+			p.msg.SetText(errText(err))
+			return
+		}
+		p.list = got
+		p.m.issue.start = map[string]int{}
+		p.rows.RemoveAll()
+		for _, s := range got {
+			s := s
+			p.m.issue.start[s.Code] = s.StartNo
+			state := tr("services.enabled")
+			if !s.Enabled {
+				state = tr("monitor.disabled")
+			}
+			text := tr("services.line", kv("Code", s.Code, "Name", s.Name, "P", s.Priority, "S", s.StartNo, "W", s.Width)) + " · " + state
+			p.rows.Add(container.NewBorder(nil, nil, nil, widget.NewButton(tr("common.edit"), func() { p.edit(s) }), widget.NewLabel(text)))
+		}
+	})
+}
+
+func (p *servicesPage) edit(s model.Service) {
+	p.code.SetText(s.Code)
+	p.name.SetText(s.Name)
+	p.prio.SetText(strconv.Itoa(s.Priority))
+	p.start.SetText(strconv.Itoa(s.StartNo))
+	p.width.SetText(strconv.Itoa(s.Width))
+	p.so.SetText(strconv.Itoa(s.SortOrder))
+	p.enabled.SetChecked(s.Enabled)
+}
+
+func (p *servicesPage) save() {
+	num := func(e *widget.Entry) int { n, _ := strconv.Atoi(strings.TrimSpace(e.Text)); return n }
+	s := model.Service{Code: p.code.Text, Name: p.name.Text, Priority: num(p.prio), StartNo: num(p.start),
+		Width: num(p.width), SortOrder: num(p.so), Enabled: p.enabled.Checked}
+	p.m.async(func(ctx context.Context) error {
+		_, err := p.m.st.SaveService(ctx, s)
+		return err
+	}, func(err error) { note(p.msg, err, "common.saved") })
+}
+
+// windowsPage lists the windows from the live state and edits one.
+type windowsPage struct {
+	m            *Manager
+	shown        string // what the rows show, to rebuild only on change
+	rows         *fyne.Container
+	number, name *widget.Entry
+	services     *widget.CheckGroup
+	status       *widget.Select
+	msg          *widget.Label
+	content      fyne.CanvasObject
+}
+
+var windowStatuses = []model.WindowStatus{model.WindowOpen, model.WindowPaused, model.WindowClosed}
+
+func newWindowsPage(m *Manager) *windowsPage {
+	p := &windowsPage{m: m, rows: container.NewVBox(), msg: widget.NewLabel("")}
+	p.number, p.name = widget.NewEntry(), widget.NewEntry()
+	p.services = widget.NewCheckGroup(nil, nil)
+	p.services.Horizontal = true
+	var st []string
+	for _, s := range windowStatuses {
+		st = append(st, windowStatusText(s))
+	}
+	p.status = widget.NewSelect(st, nil)
+	form := widget.NewForm(widget.NewFormItem(tr("windows.number"), p.number), widget.NewFormItem(tr("windows.name"), p.name),
+		widget.NewFormItem(tr("windows.services"), p.services), widget.NewFormItem(tr("windows.status"), p.status))
+	save := widget.NewButton(tr("common.save"), p.save)
+	save.Importance = widget.HighImportance
+	add := widget.NewButton(tr("windows.new"), func() { p.edit(model.Window{Status: model.WindowOpen}) })
+	editor := widget.NewCard(tr("windows.edit"), "", container.NewVBox(form, container.NewHBox(save, add), p.msg))
+	p.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("manager.windows"), "", p.rows), editor))
+	p.edit(model.Window{Status: model.WindowOpen})
+	return p
+}
+
+func (p *windowsPage) show(s model.Snapshot) {
+	var codes []string
+	for _, c := range s.Services {
+		codes = append(codes, c.Code)
+	}
+	if !slices.Equal(codes, p.services.Options) {
+		p.services.Options = codes
+		p.services.Refresh()
+	}
+	var texts []string
+	for _, w := range s.Windows {
+		texts = append(texts, tr("windows.line", kv("N", w.Number, "Name", w.Name, "Status", windowStatusText(w.Status), "Services", strings.Join(w.Services, ","))))
+	}
+	if joined := strings.Join(texts, "\n"); joined != p.shown {
+		p.shown = joined
+		p.rows.RemoveAll()
+		for i, w := range s.Windows {
+			w := w.Window
+			p.rows.Add(container.NewBorder(nil, nil, nil, widget.NewButton(tr("common.edit"), func() { p.edit(w) }), widget.NewLabel(texts[i])))
+		}
+	}
+}
+
+func (p *windowsPage) edit(w model.Window) {
+	p.number.SetText("")
+	if w.Number > 0 {
+		p.number.SetText(strconv.Itoa(w.Number))
+	}
+	p.name.SetText(w.Name)
+	p.services.SetSelected(append([]string(nil), w.Services...))
+	p.status.SetSelected(windowStatusText(w.Status))
+}
+
+func (p *windowsPage) save() {
+	n, _ := strconv.Atoi(strings.TrimSpace(p.number.Text))
+	w := model.Window{Number: n, Name: p.name.Text, Services: append([]string(nil), p.services.Selected...), Status: model.WindowOpen}
+	for _, s := range windowStatuses {
+		if windowStatusText(s) == p.status.Selected {
+			w.Status = s
+		}
+	}
+	p.m.async(func(ctx context.Context) error {
+		_, err := p.m.st.SaveWindow(ctx, w)
+		return err
+	}, func(err error) { note(p.msg, err, "common.saved") })
+}

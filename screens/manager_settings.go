@@ -1,0 +1,92 @@
+package screens
+
+import (
+	"context"
+	"sort"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/model"
+)
+
+// settingKeys are the editable settings in a stable order: the ones staff
+// change most often first.
+var settingKeys = func() []string {
+	first := []string{"notice", "business_hours", "vip_enabled", "call_timeout_s", "recall_max", "requeue_offset"}
+	seen := map[string]bool{}
+	for _, k := range first {
+		seen[k] = true
+	}
+	var rest []string
+	for k := range model.DefaultSettings {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(first, rest...)
+}()
+
+// settingsPage edits the branch settings (t_Config); the store checks
+// each value and the first refusal is shown as one sentence.
+type settingsPage struct {
+	m       *Manager
+	loaded  map[string]string
+	entries map[string]*widget.Entry
+	msg     *widget.Label
+	content fyne.CanvasObject
+}
+
+func newSettingsPage(m *Manager) *settingsPage {
+	p := &settingsPage{m: m, entries: map[string]*widget.Entry{}, msg: widget.NewLabel("")}
+	form := widget.NewForm()
+	for _, k := range settingKeys {
+		e := widget.NewEntry()
+		p.entries[k] = e
+		form.Append(tr("setting."+k), e)
+	}
+	save := widget.NewButton(tr("common.save"), p.save)
+	save.Importance = widget.HighImportance
+	p.content = container.NewVScroll(container.NewVBox(form, save, p.msg))
+	return p
+}
+
+func (p *settingsPage) load() {
+	var got model.Settings
+	p.m.async(func(ctx context.Context) error {
+		var err error
+		got, err = p.m.st.Settings(ctx)
+		return err
+	}, func(err error) {
+		if err != nil {
+			p.msg.SetText(errText(err))
+			return
+		}
+		p.loaded = got.Raw
+		for k, e := range p.entries {
+			e.SetText(got.Raw[k])
+		}
+	})
+}
+
+// save writes the changed settings one by one.
+func (p *settingsPage) save() {
+	changed := map[string]string{}
+	for k, e := range p.entries {
+		if e.Text != p.loaded[k] {
+			changed[k] = e.Text
+		}
+	}
+	p.m.async(func(ctx context.Context) error {
+		for _, k := range settingKeys {
+			if v, ok := changed[k]; ok {
+				if err := p.m.st.SetSetting(ctx, k, v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}, func(err error) { note(p.msg, err, "common.saved") })
+}

@@ -1,0 +1,236 @@
+package screens
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// Pool sizes of the hall screen: fixed, so a long day never grows the
+// widget tree.
+const (
+	hallRows    = 5 // calls in progress, large
+	hallSvc     = 8 // waiting counts per service
+	hallPassed  = 3 // lines of passed numbers
+	hallRecent  = 6 // last calls
+	passedPerLn = 6
+)
+
+// Hall is the wall display (frmScreen): calls in progress as large
+// "number → window" rows with the newest flashing, the last calls, waiting
+// counts, passed numbers, branch, date and server clock, and the notice.
+// Each call is announced once, in order, by the Announcer.
+type Hall struct {
+	base
+	ann Announcer
+	say chan model.Ticket
+
+	sc                          scaler
+	rows                        [hallRows]hallRow
+	svc                         [hallSvc]*canvas.Text
+	passed                      [hallPassed]*canvas.Text
+	recent                      [hallRecent]*canvas.Text
+	branch, date, clockT, linkT *canvas.Text
+	notice                      *marquee
+	flash                       *fyne.Animation
+	content                     fyne.CanvasObject
+}
+
+type hallRow struct {
+	bg       *canvas.Rectangle
+	num, win *canvas.Text
+	box      *fyne.Container
+}
+
+// NewHall builds the hall screen in w and follows the store until ctx
+// ends; ann speaks each call (nil: log only).
+func NewHall(ctx context.Context, w fyne.Window, st dao.Store, ann Announcer) *Hall {
+	if ann == nil {
+		ann = LogAnnouncer{}
+	}
+	h := &Hall{ann: ann, say: make(chan model.Ticket, 64)}
+	h.build()
+	w.SetContent(h.content)
+	h.start(ctx, st, h)
+	go h.announce(ctx)
+	go h.tick(ctx)
+	return h
+}
+
+// Content is the hall's root object.
+func (h *Hall) Content() fyne.CanvasObject { return h.content }
+
+func (h *Hall) build() {
+	sc := &h.sc
+	h.branch = sc.add(canvas.NewText("", colHallText), 44)
+	h.date = sc.add(canvas.NewText("", colDim), 34)
+	h.clockT = sc.add(canvas.NewText("", colHallText), 44)
+	h.linkT = sc.add(canvas.NewText("", colHallHot), 36)
+	header := container.NewBorder(nil, nil, h.branch, container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
+
+	left := container.NewVBox(sc.add(canvas.NewText(tr("hall.now_calling"), colDim), 36))
+	for i := range h.rows {
+		r := &h.rows[i]
+		r.bg = canvas.NewRectangle(colHallRow)
+		r.num = sc.add(bigText("", 110, colHallNum), 110)
+		r.win = sc.add(bigText("", 80, colHallText), 80)
+		r.box = container.NewStack(r.bg, container.NewGridWithColumns(2, r.num, r.win))
+		r.box.Hide()
+		left.Add(r.box)
+	}
+	right := container.NewVBox(sc.add(canvas.NewText(tr("hall.waiting"), colDim), 36))
+	for i := range h.svc {
+		h.svc[i] = sc.add(canvas.NewText("", colHallText), 40)
+		right.Add(h.svc[i])
+	}
+	right.Add(sc.add(canvas.NewText(tr("hall.passed"), colDim), 36))
+	for i := range h.passed {
+		h.passed[i] = sc.add(canvas.NewText("", colHallNum), 40)
+		right.Add(h.passed[i])
+	}
+	right.Add(sc.add(canvas.NewText(tr("hall.recent"), colDim), 36))
+	for i := range h.recent {
+		h.recent[i] = sc.add(canvas.NewText("", colHallText), 34)
+		right.Add(h.recent[i])
+	}
+	h.notice = newMarquee(sc, 40, colHallNum)
+	body := withLayout(ratio{0.62}, container.NewPadded(left), container.NewPadded(right))
+	inner := container.NewBorder(container.NewPadded(header), h.notice.box, nil, nil, body)
+	h.content = withLayout(sc, canvas.NewRectangle(colHallBg), inner)
+	h.showClock()
+}
+
+// show takes a new live state on the UI goroutine.
+func (h *Hall) show(u update) {
+	s := u.snap
+	setText(h.branch, s.Branch)
+	h.notice.set(s.Notice)
+	now := inProgress(s)
+	for i := range h.rows {
+		r := &h.rows[i]
+		if i >= len(now) {
+			r.box.Hide()
+			continue
+		}
+		setText(r.num, now[i].Number)
+		setText(r.win, tr("hall.to_window", kv("N", now[i].Window)))
+		r.bg.FillColor = colHallRow
+		if i == 0 {
+			r.bg.FillColor = colHallHot
+		}
+		r.bg.Refresh()
+		r.box.Show()
+	}
+	fillLines(h.svc[:], func(add func(string)) {
+		for _, c := range s.Services {
+			if c.Enabled {
+				add(tr("hall.waiting_one", kv("Code", c.Code, "Name", c.Name, "N", c.Waiting)))
+			}
+		}
+	})
+	fillLines(h.passed[:], func(add func(string)) {
+		var line []string
+		for _, t := range s.Passed {
+			if line = append(line, t.Number); len(line) == passedPerLn {
+				add(strings.Join(line, "  "))
+				line = nil
+			}
+		}
+		if len(line) > 0 {
+			add(strings.Join(line, "  "))
+		}
+	})
+	fillLines(h.recent[:], func(add func(string)) {
+		for _, t := range s.RecentCalls {
+			add(tr("hall.recent_one", kv("Number", t.Number, "N", t.Window)))
+		}
+	})
+	for _, ev := range u.events {
+		if (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) && ev.Ticket != nil {
+			h.startFlash()
+			select {
+			case h.say <- *ev.Ticket:
+			default: // the speaker is far behind; the screen still shows it
+			}
+		}
+	}
+}
+
+// fillLines writes lines into a fixed pool of texts, blanking the rest.
+func fillLines(pool []*canvas.Text, fill func(add func(string))) {
+	n := 0
+	fill(func(s string) {
+		if n < len(pool) {
+			setText(pool[n], s)
+			n++
+		}
+	})
+	for ; n < len(pool); n++ {
+		setText(pool[n], "")
+	}
+}
+
+// startFlash flashes the newest row for a few seconds, ending highlighted.
+func (h *Hall) startFlash() {
+	if h.flash != nil {
+		h.flash.Stop()
+	}
+	bg := h.rows[0].bg
+	h.flash = fyne.NewAnimation(4*time.Second, func(p float32) {
+		bg.FillColor = colHallHot
+		if p < 1 && int(p*16)%2 == 1 {
+			bg.FillColor = colHallNum
+		}
+		bg.Refresh()
+	})
+	h.flash.Curve = fyne.AnimationLinear
+	h.flash.Start()
+}
+
+func (h *Hall) link(up bool) {
+	if up {
+		setText(h.linkT, "")
+	} else {
+		setText(h.linkT, tr("common.reconnecting"))
+	}
+}
+
+func (h *Hall) showClock() {
+	now := h.clock.now()
+	setText(h.date, now.Format("2006-01-02")+"  "+tr("weekday."+now.Weekday().String()))
+	setText(h.clockT, now.Format("15:04:05"))
+}
+
+// tick keeps the clock running on server time.
+func (h *Hall) tick(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			onUI(h.notice.stop)
+			return
+		case <-t.C:
+			onUI(h.showClock)
+		}
+	}
+}
+
+// announce speaks the calls one after another, off the UI goroutine.
+func (h *Hall) announce(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case t := <-h.say:
+			h.ann.Announce(t)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package screens
+
+import (
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Setup is the first-run form: the role of this PC, how it reaches the
+// queue, its window number and language. It saves to the preferences;
+// "try it on this PC" runs the demo instead.
+type Setup struct {
+	prefs  fyne.Preferences
+	onDone func(Config)
+	onDemo func()
+
+	role, mode    *widget.RadioGroup
+	window        *widget.Entry
+	peer, dsn     *widget.Entry
+	token         *widget.Entry
+	lang          *widget.Select
+	save, demo    *widget.Button
+	msg           *widget.Label
+	peerRows, dbR *fyne.Container
+	windowRow     *fyne.Container
+	content       fyne.CanvasObject
+}
+
+// label maps between stored values and what the form shows.
+type label struct{ value, text string }
+
+func roleLabels() []label {
+	var out []label
+	for _, r := range Roles {
+		out = append(out, label{r, tr("role." + r)})
+	}
+	return out
+}
+
+func modeLabels() []label {
+	return []label{{ModeHost, tr("setup.mode_host")}, {ModePeer, tr("setup.mode_peer")}, {ModeDB, tr("setup.mode_db")}}
+}
+
+var langLabels = []label{{"zh", "中文"}, {"en", "English"}}
+
+func texts(ls []label) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.text
+	}
+	return out
+}
+
+func valueOf(ls []label, text string) string {
+	for _, l := range ls {
+		if l.text == text {
+			return l.value
+		}
+	}
+	return ""
+}
+
+func textOf(ls []label, value string) string {
+	for _, l := range ls {
+		if l.value == value {
+			return l.text
+		}
+	}
+	return ""
+}
+
+// NewSetup shows the setup form in w, filled from the saved configuration.
+// onDone gets the saved configuration; onDemo (may be nil) runs the demo.
+func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo func()) *Setup {
+	s := &Setup{prefs: p, onDone: onDone, onDemo: onDemo}
+	cfg, _ := LoadConfig(p)
+	s.build(cfg)
+	w.SetContent(s.content)
+	return s
+}
+
+// Content is the form's root object.
+func (s *Setup) Content() fyne.CanvasObject { return s.content }
+
+func (s *Setup) build(cfg Config) {
+	s.role = widget.NewRadioGroup(texts(roleLabels()), func(string) { s.arrange() })
+	s.role.Horizontal = true
+	s.mode = widget.NewRadioGroup(texts(modeLabels()), func(string) { s.arrange() })
+	s.window = widget.NewEntry()
+	s.peer = widget.NewEntry()
+	s.peer.SetPlaceHolder("http://192.168.1.10:8600")
+	s.token = widget.NewPasswordEntry()
+	s.dsn = widget.NewEntry()
+	s.dsn.SetPlaceHolder("sqlserver://user:pass@host:1433?database=jiaohao")
+	s.lang = widget.NewSelect(texts(langLabels), nil)
+	s.msg = widget.NewLabel("")
+	s.msg.Importance = widget.DangerImportance
+	s.msg.Wrapping = fyne.TextWrapWord
+	s.save = widget.NewButton(tr("setup.save"), s.submit)
+	s.save.Importance = widget.HighImportance
+	s.demo = widget.NewButton(tr("setup.demo"), func() {
+		if s.onDemo != nil {
+			s.onDemo()
+		}
+	})
+
+	s.role.SetSelected(textOf(roleLabels(), cfg.Role))
+	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
+	s.window.SetText(strconv.Itoa(cfg.Window))
+	s.peer.SetText(cfg.Peer)
+	s.token.SetText(cfg.Token)
+	s.dsn.SetText(cfg.DSN)
+	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
+
+	row := func(key string, o fyne.CanvasObject) *fyne.Container {
+		return container.NewBorder(nil, nil, widget.NewLabel(tr(key)), nil, o)
+	}
+	s.windowRow = row("setup.window", s.window)
+	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token))
+	s.dbR = row("setup.dsn", s.dsn)
+	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	demoCard := widget.NewCard(tr("setup.demo_title"), tr("setup.demo_hint"), s.demo)
+	form := container.NewVBox(title,
+		widget.NewLabel(tr("setup.role")), s.role, s.windowRow,
+		widget.NewLabel(tr("setup.mode")), s.mode, s.peerRows, s.dbR,
+		row("setup.lang", s.lang), s.msg, s.save)
+	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(demoCard, form)))
+	s.arrange()
+}
+
+// arrange shows only the fields the chosen role and mode need.
+func (s *Setup) arrange() {
+	if s.windowRow == nil {
+		return // still building
+	}
+	show := func(o fyne.CanvasObject, on bool) {
+		if on {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+	mode := valueOf(modeLabels(), s.mode.Selected)
+	show(s.windowRow, valueOf(roleLabels(), s.role.Selected) == "caller")
+	show(s.peerRows, mode == ModePeer)
+	show(s.dbR, mode == ModeDB)
+}
+
+// Config is what the form says now.
+func (s *Setup) Config() Config {
+	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
+	return Config{
+		Role:   valueOf(roleLabels(), s.role.Selected),
+		Mode:   valueOf(modeLabels(), s.mode.Selected),
+		Window: n,
+		Peer:   strings.TrimSpace(s.peer.Text),
+		Token:  strings.TrimSpace(s.token.Text),
+		DSN:    strings.TrimSpace(s.dsn.Text),
+		Lang:   valueOf(langLabels, s.lang.Selected),
+	}
+}
+
+func (s *Setup) submit() {
+	cfg := s.Config()
+	if err := SaveConfig(s.prefs, cfg); err != nil {
+		s.msg.SetText(errText(err))
+		return
+	}
+	s.msg.SetText("")
+	if s.onDone != nil {
+		s.onDone(cfg)
+	}
+}
