@@ -119,3 +119,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+func errRequired(flagName string) error {
+	return model.Errorf(model.EInvalidInput, "%s is required", flagName)
+}

@@ -38,7 +38,7 @@ func (s *GormStore) CallNext(ctx context.Context, window int, service string) (m
 		if err != nil {
 			return err
 		}
-		c, err := t.codes()
+		c, err := t.codes(row.ServiceID, row.IssueServiceID)
 		if err != nil {
 			return err
 		}

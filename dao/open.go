@@ -32,6 +32,8 @@ type GormStore struct {
 
 	watchOnce sync.Once
 	hub       *hub
+	clock     dbClock
+	codes     codeCache
 }
 
 var (
@@ -226,7 +228,7 @@ func (s *GormStore) Close() error {
 
 // Now is the database clock.
 func (s *GormStore) Now(ctx context.Context) (time.Time, error) {
-	t, err := s.d.now(ctx, s.db)
+	t, err := s.clock.now(ctx, func(ctx context.Context) (time.Time, error) { return s.d.now(ctx, s.db) })
 	if err != nil {
 		return t, s.wrap(err)
 	}

@@ -24,7 +24,7 @@ func (s *GormStore) Ticket(ctx context.Context, id int64) (model.Ticket, error) 
 	if err != nil {
 		return model.Ticket{}, s.wrap(err)
 	}
-	c, err := r.codes()
+	c, err := r.codes(row.ServiceID, row.IssueServiceID)
 	if err != nil {
 		return model.Ticket{}, s.wrap(err)
 	}

@@ -164,7 +164,11 @@ func (s *GormStore) tickets(r *txn, where string, args []any, order string, limi
 	if err := r.Where(where, args...).Order(order).Limit(limit).Find(&rows).Error; err != nil {
 		return nil, err
 	}
-	c, err := r.codes()
+	ids := make([]int64, 0, 2*len(rows))
+	for _, row := range rows {
+		ids = append(ids, row.ServiceID, row.IssueServiceID)
+	}
+	c, err := r.codes(ids...)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		if err := t.Create(&row).Error; err != nil {
 			return err
 		}
-		c, err := t.codes()
+		c, err := t.codes(svc.ID)
 		if err != nil {
 			return err
 		}

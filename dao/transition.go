@@ -29,7 +29,7 @@ func (t *txn) apply(id int64, kind string, fn step) (model.Ticket, error) {
 	if err != nil {
 		return model.Ticket{}, err
 	}
-	c, err := t.codes()
+	c, err := t.codes(row.ServiceID, row.IssueServiceID)
 	if err != nil {
 		return model.Ticket{}, err
 	}
@@ -58,17 +58,15 @@ func eventWindow(cur, next model.Ticket) int {
 // saveTicket writes the changed columns only if the row is still as read;
 // otherwise another terminal won the race and the operation is retried.
 func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
-	svc, err := t.services()
-	if err != nil {
-		return err
-	}
 	serviceID := old.ServiceID
-	if n.Service != "" {
-		for id, r := range svc {
-			if r.Code == n.Service {
-				serviceID = id
-			}
+	if c, err := t.codes(old.ServiceID); err != nil {
+		return err
+	} else if n.Service != c[old.ServiceID] {
+		svc, err := t.serviceByCode(n.Service)
+		if err != nil {
+			return err
 		}
+		serviceID = svc.ID
 	}
 	res := t.Exec(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
 		call_count = ?, called_at = ?, serve_started_at = ?, finished_at = ?

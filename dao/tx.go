@@ -144,7 +144,13 @@ func (t *txn) services() (map[int64]serviceRow, error) {
 	return t.svc, nil
 }
 
-func (t *txn) codes() (codes, error) {
+// codes maps service ids to codes; ids name the services a caller is about
+// to look up, so a service created meanwhile is found.
+func (t *txn) codes(ids ...int64) (codes, error) {
+	if c, ok := t.s.codes.get(ids...); ok {
+		return c, nil
+	}
+	t.svc = nil
 	svc, err := t.services()
 	if err != nil {
 		return nil, err
@@ -153,21 +159,28 @@ func (t *txn) codes() (codes, error) {
 	for id, r := range svc {
 		c[id] = r.Code
 	}
+	t.s.codes.set(c)
 	return c, nil
 }
 
-// serviceByCode finds a service; unknown codes are a typed error.
+// serviceByCode reads a service's current row; unknown codes are a typed
+// error.
 func (t *txn) serviceByCode(code string) (serviceRow, error) {
-	svc, err := t.services()
-	if err != nil {
-		return serviceRow{}, err
-	}
-	for _, r := range svc {
-		if r.Code == code {
-			return r, nil
+	if t.svc != nil {
+		for _, r := range t.svc {
+			if r.Code == code {
+				return r, nil
+			}
 		}
 	}
-	return serviceRow{}, model.Errorf(model.ENotFound, "没有业务 %q (unknown service)", code)
+	var rows []serviceRow
+	if err := t.Where("branch_id = ? AND code = ?", t.s.branchID, code).Limit(1).Find(&rows).Error; err != nil {
+		return serviceRow{}, err
+	}
+	if len(rows) == 0 {
+		return serviceRow{}, model.Errorf(model.ENotFound, "没有业务 %q (unknown service)", code)
+	}
+	return rows[0], nil
 }
 
 func (t *txn) settings() (model.Settings, error) {

@@ -144,3 +144,16 @@ func FreshDatabase(t testing.TB, dsn string) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// BenchDSN is a fresh database of the named engine for a benchmark.
+func BenchDSN(b testing.TB, engine string) string {
+	switch engine {
+	case "postgres":
+		return FreshDatabase(b, os.Getenv(EnvPostgres))
+	case "mysql":
+		return FreshDatabase(b, os.Getenv(EnvMySQL))
+	case "sqlserver":
+		return FreshDatabase(b, os.Getenv(EnvMSSQL))
+	}
+	return SQLiteDSN(b)
+}
