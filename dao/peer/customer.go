@@ -169,7 +169,7 @@ func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func drain(ch <-chan model.Event) {
+func drain(ch <-chan encoded) {
 	for {
 		select {
 		case <-ch:

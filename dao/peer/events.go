@@ -45,7 +45,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, _ principal) err
 	for {
 		select {
 		case ev := <-sub.ch:
-			if err := st.send(ctx, ev); err != nil {
+			if err := st.sendEncoded(ctx, ev); err != nil {
 				return nil
 			}
 		case <-sub.dropped:
@@ -107,6 +107,18 @@ type stream struct {
 	last int64
 }
 
+// sendEncoded sends a hub event in its ready-made wire form.
+func (st *stream) sendEncoded(ctx context.Context, ev encoded) error {
+	if ev.Version != st.last+1 {
+		return st.send(ctx, ev.Event) // skip or resync, as send decides
+	}
+	if err := st.writeRaw(ctx, ev.wire); err != nil {
+		return err
+	}
+	st.last = ev.Version
+	return nil
+}
+
 func (st *stream) send(ctx context.Context, ev model.Event) error {
 	if ev.Version <= st.last {
 		return nil
@@ -139,6 +151,10 @@ func (st *stream) write(ctx context.Context, m message) error {
 	if err != nil {
 		return err
 	}
+	return st.writeRaw(ctx, b)
+}
+
+func (st *stream) writeRaw(ctx context.Context, b []byte) error {
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return st.conn.Write(wctx, websocket.MessageText, b)

@@ -2,6 +2,7 @@ package peer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"math/rand/v2"
@@ -29,9 +30,16 @@ type hub struct {
 	subs    map[*subscriber]struct{}
 }
 
+// encoded is an event with its wire form, marshalled once for every
+// subscriber.
+type encoded struct {
+	model.Event
+	wire []byte
+}
+
 // subscriber is one WebSocket (or customer page) listening to the hub.
 type subscriber struct {
-	ch      chan model.Event
+	ch      chan encoded
 	dropped chan struct{} // closed when the hub gives up on this subscriber
 }
 
@@ -103,6 +111,12 @@ func (h *hub) tail(fresh bool) error {
 }
 
 func (h *hub) publish(ev model.Event) {
+	wire, err := json.Marshal(message{Type: msgEvent, Event: ev})
+	if err != nil {
+		h.log.Error("event not encodable", "version", ev.Version)
+		return
+	}
+	enc := encoded{Event: ev, wire: wire}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if ev.Version <= h.version {
@@ -115,7 +129,7 @@ func (h *hub) publish(ev model.Event) {
 	h.version = ev.Version
 	for s := range h.subs {
 		select {
-		case s.ch <- ev:
+		case s.ch <- enc:
 		default:
 			h.dropLocked(s)
 		}
@@ -135,7 +149,7 @@ func (h *hub) subscribe(ctx context.Context) (*subscriber, int64, error) {
 	case <-wait.Done():
 		return nil, 0, model.Errorf(model.EUnavailable, "事件源不可用 (event source unavailable)")
 	}
-	s := &subscriber{ch: make(chan model.Event, h.buf), dropped: make(chan struct{})}
+	s := &subscriber{ch: make(chan encoded, h.buf), dropped: make(chan struct{})}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ctx.Err() != nil {
