@@ -150,4 +150,3 @@ func validateBench(windows, tickets int) error {
 	}
 	return nil
 }
-

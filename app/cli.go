@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"sync"
 	"syscall"
 
 	"jiaohao/model"
@@ -99,10 +100,17 @@ func usage(w io.Writer) {
 	}
 }
 
-// newFlags makes a FlagSet that reports errors instead of exiting.
+// helpOut remembers where each FlagSet prints its help.
+var helpOut sync.Map // *flag.FlagSet -> io.Writer
+
+// newFlags makes a FlagSet that reports errors instead of exiting. Parse
+// errors stay silent here and become one sentence from run; -h prints the
+// flags.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("jiaohao "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	helpOut.Store(fs, stderr)
 	return fs
 }
 
@@ -110,6 +118,11 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			if w, ok := helpOut.Load(fs); ok {
+				fs.SetOutput(w.(io.Writer))
+				fmt.Fprintf(w.(io.Writer), "usage of %s:\n", fs.Name())
+				fs.PrintDefaults()
+			}
 			return err
 		}
 		return model.Errorf(model.EInvalidInput, "%s", err.Error())

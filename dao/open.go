@@ -178,18 +178,20 @@ func dialector(dsn, isolation string) (gorm.Dialector, dialect, error) {
 // Redact hides the password of a DSN so it can appear in messages and logs.
 func Redact(dsn string) string {
 	u, err := url.Parse(dsn)
-	if err != nil || u.User == nil {
-		if i := strings.Index(dsn, "@"); i >= 0 {
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		if i := strings.LastIndex(dsn, "@"); i >= 0 {
 			return "…" + dsn[i:]
 		}
 		return dsn
 	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
 	}
 	q := u.Query()
-	for _, k := range []string{"password", "pwd"} {
-		if q.Has(k) {
+	for k := range q {
+		if strings.EqualFold(k, "password") || strings.EqualFold(k, "pwd") {
 			q.Set(k, "xxxxx")
 		}
 	}
