@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"jiaohao/model"
@@ -78,6 +79,7 @@ type sim struct {
 	services []string
 	byID     map[int64]*customer
 	lunch    map[int]bool
+	idle     map[int]bool // windows that found the queue empty
 	changes  int
 }
 
@@ -100,7 +102,7 @@ func newSim(ctx context.Context, st Store, day time.Time, cfg Config) (*sim, err
 		return nil, model.Errorf(model.EInvalidInput, "seed-day 需要至少一个启用的业务和一个窗口 (no service or window)")
 	}
 	s := &sim{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed>>1|1)), day: day,
-		byID: map[int64]*customer{}, lunch: map[int]bool{}}
+		byID: map[int64]*customer{}, lunch: map[int]bool{}, idle: map[int]bool{}}
 	for _, v := range services {
 		s.services = append(s.services, v.Code)
 	}
@@ -160,6 +162,21 @@ func (s *sim) clockTo(at time.Time) error {
 		s.shifted += d
 	}
 	return nil
+}
+
+// wake sends every idle window to the queue shortly after a ticket starts
+// waiting; clerks do not poll an empty queue all day, and each window
+// serves its own services, so all of them look.
+func (s *sim) wake(at time.Time) {
+	var ws []int
+	for w := range s.idle {
+		ws = append(ws, w)
+	}
+	slices.Sort(ws)
+	for _, w := range ws {
+		delete(s.idle, w)
+		s.after(at, 3, 15, stWindowFree, w, nil)
+	}
 }
 
 func (s *sim) restoreClock() { s.st.ShiftClock(-s.shifted) }

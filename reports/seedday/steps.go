@@ -36,8 +36,11 @@ func (s *sim) do(p *step) error {
 	var err error
 	switch p.kind {
 	case stArrive:
-		if c, err = s.track(st.TakeTicket(ctx, p.arr.service, p.arr.priority, "kiosk")); err == nil && s.rng.Float64() < pAbandon {
-			s.after(p.at, 900, 5400, stAbandon, 0, c)
+		if c, err = s.track(st.TakeTicket(ctx, p.arr.service, p.arr.priority, "kiosk")); err == nil {
+			s.wake(p.at)
+			if s.rng.Float64() < pAbandon {
+				s.after(p.at, 900, 5400, stAbandon, 0, c)
+			}
 		}
 	case stResume:
 		if _, err = st.SetWindowStatus(ctx, w, model.WindowOpen); err == nil {
@@ -73,10 +76,13 @@ func (s *sim) do(p *step) error {
 	case stTransfer:
 		if _, err = s.track(st.Transfer(ctx, c.id, w, model.TransferTarget{Service: s.otherService(c)})); err == nil {
 			s.after(p.at, 5, 20, stWindowFree, w, nil)
+			s.wake(p.at)
 		}
 	case stRequeue:
 		if c.status == model.Passed {
-			_, err = s.track(st.Requeue(ctx, c.id, c.window))
+			if _, err = s.track(st.Requeue(ctx, c.id, c.window)); err == nil {
+				s.wake(p.at)
+			}
 		}
 	case stAbandon:
 		if c.status == model.Waiting {
@@ -108,7 +114,7 @@ func (s *sim) windowFree(p *step) error {
 	}
 	t, err := s.st.CallNext(s.ctx, w, "")
 	if model.IsCode(err, model.EQueueEmpty) {
-		s.after(p.at, 20, 40, stWindowFree, w, nil)
+		s.idle[w] = true
 		return nil
 	}
 	c, err := s.track(t, err)
