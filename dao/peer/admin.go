@@ -6,7 +6,8 @@ import (
 	"jiaohao/model"
 )
 
-// Window, service and setting routes, and the read-only views.
+// Window, service and setting routes, the read-only views, and the small
+// routes a remote Store needs (sweep, clock, who am I, event log).
 
 func (s *Server) windowStatus(w http.ResponseWriter, r *http.Request, p principal) error {
 	n, err := pathWindow(r, p)
@@ -145,4 +146,71 @@ func answer[T any](w http.ResponseWriter, v T, err error) error {
 	}
 	writeJSON(w, http.StatusOK, v)
 	return nil
+}
+
+func (s *Server) sweepNow(w http.ResponseWriter, r *http.Request, _ principal) error {
+	res, err := s.store.Sweep(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) now(w http.ResponseWriter, r *http.Request, _ principal) error {
+	t, err := s.store.Now(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"now": t})
+	return nil
+}
+
+func (s *Server) whoami(w http.ResponseWriter, _ *http.Request, p principal) error {
+	writeJSON(w, http.StatusOK, Whoami{ID: p.ID, Name: p.Name, Role: p.Role, Window: p.Window, Engine: s.store.Engine()})
+	return nil
+}
+
+// Whoami is what the server knows about the calling terminal.
+type Whoami struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Window int    `json:"window"`
+	Engine string `json:"engine"`
+}
+
+func (s *Server) eventLog(w http.ResponseWriter, r *http.Request, _ principal) error {
+	since, err := parseSince(r.URL.Query().Get("since"))
+	if err != nil {
+		return err
+	}
+	limit := 500
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := parseDigits(v, 4)
+		if err != nil || n < 1 || n > 1000 {
+			return invalid("limit 须在 1 到 1000 之间 (limit must be 1-1000)")
+		}
+		limit = int(n)
+	}
+	evs, err := s.store.EventsSince(r.Context(), since, limit)
+	if err != nil {
+		return err
+	}
+	if evs == nil {
+		evs = []model.Event{}
+	}
+	writeJSON(w, http.StatusOK, evs)
+	return nil
+}
+
+func parseSince(v string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := parseDigits(v, 18)
+	if err != nil {
+		return 0, invalid("since 须为非负整数 (since must be a non-negative integer)")
+	}
+	return n, nil
 }
