@@ -152,7 +152,10 @@ func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
 		case <-sub.ch:
 			drain(sub.ch) // one recomputation for a burst of events
 		case <-ping.C:
-			if conn.Ping(ctx) != nil {
+			pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
+			err := conn.Ping(pctx)
+			cancel()
+			if err != nil {
 				return
 			}
 			continue
