@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"jiaohao/model"
@@ -55,21 +54,23 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 // historyInsertRows keeps one INSERT under SQL Server's 2,100 parameters.
 const historyInsertRows = 100
 
+// archiveBatch moves up to batch of the oldest tickets before cutoff in one
+// transaction. A window still holding one of them (a ticket left called
+// or serving on an old day) lets go of it, with a window event, so no
+// terminal shows a ticket that is no longer in the queue.
 func (s *GormStore) archiveBatch(ctx context.Context, cutoff time.Time, batch int) (int, error) {
 	n := 0
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		q := tx.Where("branch_id = ? AND issued_at < ?", s.branchID, cutoff).Order("issued_at, id").Limit(batch)
+	err := s.write(ctx, func(t *txn) error {
+		n = 0 // the transaction may be retried
+		q := t.Where("branch_id = ? AND issued_at < ?", s.branchID, cutoff).Order("issued_at, id").Limit(batch)
 		if name := s.d.name(); name == "postgres" || name == "mysql" {
 			// A clerk finishing a forgotten ticket must not be lost
 			// between the copy and the delete.
 			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 		}
 		var rows []ticketRow
-		if err := q.Find(&rows).Error; err != nil {
+		if err := q.Find(&rows).Error; err != nil || len(rows) == 0 {
 			return err
-		}
-		if len(rows) == 0 {
-			return nil
 		}
 		hist := make([]historyRow, len(rows))
 		ids := make([]int64, len(rows))
@@ -77,19 +78,34 @@ func (s *GormStore) archiveBatch(ctx context.Context, cutoff time.Time, batch in
 			hist[i] = historyRow(r)
 			ids[i] = r.ID
 		}
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(hist, historyInsertRows).Error; err != nil {
+		if err := t.Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(hist, historyInsertRows).Error; err != nil {
 			return err
 		}
-		if err := tx.Where("branch_id = ? AND id IN ?", s.branchID, ids).Delete(&ticketRow{}).Error; err != nil {
+		if err := t.Where("branch_id = ? AND id IN ?", s.branchID, ids).Delete(&ticketRow{}).Error; err != nil {
 			return err
 		}
 		n = len(rows)
-		return nil
+		return t.releaseArchived(ids)
 	})
-	if err != nil {
-		return 0, err
+	return n, err
+}
+
+func (t *txn) releaseArchived(ids []int64) error {
+	var windows []int
+	if err := t.Raw("SELECT number FROM service_window WHERE branch_id = ? AND current_ticket_id IN ?", t.s.branchID, ids).
+		Scan(&windows).Error; err != nil {
+		return err
 	}
-	return n, nil
+	for _, w := range windows {
+		if err := t.Exec("UPDATE service_window SET current_ticket_id = NULL WHERE branch_id = ? AND number = ?", t.s.branchID, w).Error; err != nil {
+			return err
+		}
+		var out model.Window
+		if err := t.windowEvent(w, &out); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CountIssued counts the branch's tickets issued in [from, to), live and

@@ -2,6 +2,7 @@ package dao
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type dialect interface {
 	// claimNext marks the next waiting ticket as called by the window and
 	// returns its id, or 0 when there is none.
 	claimNext(db *gorm.DB, c claim) (int64, error)
+	// appendEvent takes the next branch version and writes the event with
+	// it; it must be the transaction's last write.
+	appendEvent(db *gorm.DB, e eventRow) (int64, error)
 	// errorKind classifies driver errors for retry and messages.
 	errorKind(err error) errKind
 }
@@ -69,6 +73,20 @@ func lockThenClaim(db *gorm.DB, c claim, hint string) (int64, error) {
 	}
 	err = db.Exec("UPDATE ticket SET "+claimSet+" WHERE id = ?", c.window, c.now, ids[0]).Error
 	return ids[0], err
+}
+
+// incrementThenInsert is appendEvent in two statements, for engines that
+// cannot update inside a CTE.
+func incrementThenInsert(d dialect, db *gorm.DB, e eventRow) (int64, error) {
+	v, ok, err := d.increment(db, "branch", "version", "id = ?", e.BranchID)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, errors.New("branch row missing")
+	}
+	e.Version = v
+	return v, db.Create(&e).Error
 }
 
 func classify(err error, retry, unique []string) errKind {

@@ -62,3 +62,7 @@ func (mssqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 func (mssqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"mssql: Transaction (Process ID", "deadlock"}, []string{"Cannot insert duplicate key"})
 }
+
+func (d mssqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
+	return incrementThenInsert(d, db, e)
+}

@@ -46,3 +46,7 @@ func (mysqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 func (mysqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"Error 1213", "Error 1205"}, []string{"Error 1062"})
 }
+
+func (d mysqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
+	return incrementThenInsert(d, db, e)
+}

@@ -2,6 +2,7 @@ package dao
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"gorm.io/gorm"
@@ -25,8 +26,33 @@ func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, va
 	return sqliteDialect{}.insertIgnore(db, table, cols, vals) // same ON CONFLICT syntax
 }
 
+// claimNext picks with FOR UPDATE SKIP LOCKED and claims in the same
+// statement, one round trip.
 func (postgresDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
-	return lockThenClaim(db, c, "")
+	var ids []int64
+	err := db.Raw("UPDATE ticket SET "+claimSet+" WHERE id = (SELECT id FROM ticket WHERE "+claimWhere+" ORDER BY "+callOrder+
+		" LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id", c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// appendEvent takes the version and writes the event in one statement, so
+// the branch row lock is held for one round trip less.
+func (postgresDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
+	var v []int64
+	err := db.Raw(`WITH v AS (UPDATE branch SET version = version + 1 WHERE id = ? RETURNING version)
+		INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, detail)
+		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version`,
+		e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.Detail).Scan(&v).Error
+	if err == nil && len(v) == 0 {
+		err = errors.New("branch row missing")
+	}
+	if err != nil {
+		return 0, err
+	}
+	return v[0], nil
 }
 
 func (postgresDialect) errorKind(err error) errKind {

@@ -42,3 +42,7 @@ func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 func (sqliteDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLITE_BUSY", "database is locked"}, []string{"UNIQUE constraint"})
 }
+
+func (d sqliteDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
+	return incrementThenInsert(d, db, e)
+}

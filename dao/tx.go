@@ -105,21 +105,14 @@ func (t *txn) logEvents() error {
 		actor = actor[:60]
 	}
 	for _, e := range t.events {
-		v, ok, err := t.s.d.increment(t.DB, "branch", "version", "id = ?", t.s.branchID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errors.New("branch row missing")
-		}
 		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Note: e.note})
-		row := eventRow{BranchID: t.s.branchID, Version: v, At: t.now, Kind: e.kind, FromStatus: int(e.from),
+		row := eventRow{BranchID: t.s.branchID, At: t.now, Kind: e.kind, FromStatus: int(e.from),
 			ToStatus: int(e.to), Actor: actor, Detail: string(detail), WindowNo: intPtr(e.windowNo)}
 		if e.ticket != nil {
 			id := e.ticket.ID
 			row.TicketID = &id
 		}
-		if err := t.Create(&row).Error; err != nil {
+		if _, err := t.s.d.appendEvent(t.DB, row); err != nil {
 			return err
 		}
 	}
