@@ -90,15 +90,22 @@ func TestArchiveThenReportIsTheSame(t *testing.T) {
 		ctx := context.Background()
 		seed(t, st, "2026-03-02", 60)
 		seed(t, st, "2026-03-03", 50)
+		held := holdAfterClose(t, st, "2026-03-02")
 		day1 := generate(t, st, "2026-03-02", "2026-03-02")
 		both := generate(t, st, "2026-03-02", "2026-03-03")
 		moved, err := st.Archive(ctx, "2026-03-03", 7)
-		if err != nil || moved != 60 {
-			t.Fatalf("archive moved %d, %v; want 60", moved, err)
+		if err != nil || moved != 61 {
+			t.Fatalf("archive moved %d, %v; want 61", moved, err)
 		}
 		live, hist := count(t, st, "ticket"), count(t, st, "ticket_history")
-		if live != 50 || hist != 60 {
-			t.Fatalf("after archive: %d live, %d archived; want 50 and 60", live, hist)
+		if live != 50 || hist != 61 {
+			t.Fatalf("after archive: %d live, %d archived; want 50 and 61", live, hist)
+		}
+		windows, _ := st.Windows(ctx)
+		for _, w := range windows {
+			if w.CurrentID == held {
+				t.Errorf("window %d still holds the archived ticket %d", w.Number, held)
+			}
 		}
 		for _, c := range []struct {
 			from, to string
@@ -112,7 +119,7 @@ func TestArchiveThenReportIsTheSame(t *testing.T) {
 		if moved, err := st.Archive(ctx, "2026-03-03", 7); err != nil || moved != 0 {
 			t.Fatalf("second archive moved %d, %v; want 0", moved, err)
 		}
-		if count(t, st, "ticket") != 50 || count(t, st, "ticket_history") != 60 {
+		if count(t, st, "ticket") != 50 || count(t, st, "ticket_history") != 61 {
 			t.Fatal("the second archive run changed the tables")
 		}
 		if got := generate(t, st, "2026-03-02", "2026-03-03"); !reflect.DeepEqual(got, both) {
@@ -122,6 +129,33 @@ func TestArchiveThenReportIsTheSame(t *testing.T) {
 			t.Errorf("archiving the future: %v, want invalid input", err)
 		}
 	})
+}
+
+// holdAfterClose leaves window 1 holding a ticket of date, called at
+// 18:00 and never finished, and returns its id.
+func holdAfterClose(t *testing.T, st *dao.GormStore, date string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	d, _ := time.ParseInLocation("2006-01-02", date, st.Location())
+	now, _ := st.Now(ctx)
+	shift := d.Add(18 * time.Hour).Sub(now)
+	st.ShiftClock(shift)
+	defer st.ShiftClock(-shift)
+	tk, err := st.TakeTicket(ctx, "A", 0, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SetWindowStatus(ctx, 1, model.WindowOpen); err != nil {
+		t.Fatal(err)
+	}
+	if tk, err = st.CallNext(ctx, 1, ""); err != nil || tk.Window != 1 {
+		t.Fatalf("call: %v %+v", err, tk)
+	}
+	ws, _ := st.Windows(ctx)
+	if ws[0].CurrentID != tk.ID {
+		t.Fatalf("window 1 holds %d, not %d", ws[0].CurrentID, tk.ID)
+	}
+	return tk.ID
 }
 
 func count(t *testing.T, st *dao.GormStore, table string) int64 {

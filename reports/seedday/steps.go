@@ -113,9 +113,12 @@ func (s *sim) windowFree(p *step) error {
 		return nil
 	}
 	t, err := s.st.CallNext(s.ctx, w, "")
-	if model.IsCode(err, model.EQueueEmpty) {
+	switch model.ErrorCode(err) {
+	case model.EQueueEmpty:
 		s.idle[w] = true
 		return nil
+	case model.EWindowNotServing, model.EWindowNotOpen:
+		return nil // a window set up to serve nothing sits the day out
 	}
 	c, err := s.track(t, err)
 	if err != nil {
