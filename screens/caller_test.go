@@ -28,14 +28,13 @@ func (c *Caller) enabledButtons() []string {
 	return out
 }
 
-
 func startCaller(t *testing.T, window int) (*Caller, *recorder, fyne.Window, func() model.Ticket) {
 	t.Helper()
 	st := newStore(t)
 	take(t, st, "A", 2)
 	w := newTestWindow(t, 520, 640)
 	ann := &recorder{}
-	c := NewCaller(t.Context(), w, st, window, ann)
+	c := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, w, st, window, ann) })
 	waitLoaded(t, c.Loaded())
 	first := func() model.Ticket {
 		tk, err := st.Ticket(context.Background(), 1)
@@ -137,7 +136,7 @@ func TestCallerF1CallsNext(t *testing.T) {
 func TestCallerEmptyQueueSaysSo(t *testing.T) {
 	st := newStore(t)
 	w := newTestWindow(t, 520, 640)
-	c := NewCaller(t.Context(), w, st, 1, nil)
+	c := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, w, st, 1, nil) })
 	waitLoaded(t, c.Loaded())
 	waitFor(t, "window known", func() bool { return !c.call.Disabled() })
 	tap(c.call)

@@ -3,6 +3,7 @@ package screens
 import (
 	"context"
 	"image/color"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -23,14 +24,19 @@ type base struct {
 	st     dao.Store
 	clock  serverClock
 	follow *follower
+	wg     sync.WaitGroup
 }
 
 // start begins following the store for v until ctx ends.
 func (b *base) start(ctx context.Context, st dao.Store, v view) {
 	b.ctx, b.st = ctx, st
 	b.follow = newFollower(st, v, &b.clock)
-	go b.follow.run(ctx)
+	b.wg.Go(func() { b.follow.run(ctx) })
 }
+
+// Wait returns once every goroutine of the screen has stopped, which they
+// do soon after the context given at construction ends.
+func (b *base) Wait() { b.wg.Wait() }
 
 // Loaded is closed once the first snapshot is on screen.
 func (b *base) Loaded() <-chan struct{} { return b.follow.loaded }
@@ -45,12 +51,12 @@ func (b *base) Applied() int64 { return b.follow.applied.Load() }
 // async runs work off the UI goroutine with a bounded context and hands
 // its error to done on the UI goroutine.
 func (b *base) async(work func(ctx context.Context) error, done func(err error)) {
-	go func() {
+	b.wg.Go(func() {
 		ctx, cancel := context.WithTimeout(b.ctx, opTimeout)
 		defer cancel()
 		err := work(ctx)
 		onUI(func() { done(err) })
-	}()
+	})
 }
 
 // bigText is a canvas text at a fixed size, for numbers meant to be read
@@ -87,4 +93,16 @@ func WithUI(f func()) {
 	uiMu.Lock()
 	defer uiMu.Unlock()
 	f()
+}
+
+// Settle lays out the whole content of c from the current sizes of its
+// objects. A live window does this every frame; the software canvas used
+// for screenshots and layout tests does not, so they call it before a
+// capture. Call it under WithUI.
+func Settle(c fyne.Canvas) {
+	if o, ok := c.Content().(*fyne.Container); ok {
+		o.Refresh()
+		return
+	}
+	c.Content().Refresh()
 }

@@ -39,6 +39,21 @@ func newTestWindow(t testing.TB, w, h float32) fyne.Window {
 	return win
 }
 
+// build makes a screen under the UI lock and, when the test ends, stops
+// it and waits for its goroutines, so nothing of one test runs into the
+// next.
+func build[T interface{ Wait() }](t testing.TB, mk func(ctx context.Context) T) T {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var s T
+	WithUI(func() { s = mk(ctx) })
+	t.Cleanup(func() {
+		cancel()
+		s.Wait()
+	})
+	return s
+}
+
 // newStore is a fresh SQLite Store seeded with services A, B, V and
 // windows 1–4.
 func newStore(t testing.TB) *dao.GormStore {

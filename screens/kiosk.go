@@ -53,9 +53,10 @@ func NewKiosk(ctx context.Context, w fyne.Window, st dao.Store, printer PrintQue
 	}
 	k := &Kiosk{printer: printer, ShowFor: 8 * time.Second, up: true, settings: model.ParseSettings(nil)}
 	k.build()
+	w.SetPadded(false)
 	w.SetContent(k.content)
 	k.start(ctx, st, k)
-	go k.tick(ctx)
+	k.wg.Go(func() { k.tick(ctx) })
 	return k
 }
 
@@ -73,7 +74,7 @@ func (k *Kiosk) build() {
 	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
 	k.vipBtn.Hide()
 	header := container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
-	footer := container.NewBorder(nil, nil, nil, k.vipBtn, k.state)
+	footer := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(220, 64), k.vipBtn), k.state)
 	k.tilesMark = sc.mark()
 	k.tiles = container.NewGridWithColumns(2)
 
@@ -205,8 +206,9 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 		name := k.sc.add(bigText(s.Name, 64, colBrand), 64)
 		info := k.sc.add(bigText("", 36, colHallRow), 36)
 		prefix := k.sc.add(bigText(s.Code, 40, colDim), 40)
+		prefix.Alignment = fyne.TextAlignLeading
 		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
-		k.tiles.Add(container.NewStack(btn, container.NewPadded(prefix), container.NewCenter(container.NewVBox(name, info))))
+		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), container.NewCenter(container.NewVBox(name, info))))
 	}
 	k.tiles.Refresh()
 }

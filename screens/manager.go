@@ -62,6 +62,7 @@ func NewManager(ctx context.Context, w fyne.Window, st dao.Store, deps ManagerDe
 	m.reports = newReportsPage(m)
 	m.linkLbl = widget.NewLabel("")
 	m.linkLbl.Importance = widget.DangerImportance
+	m.linkLbl.Hide()
 	m.tabs = container.NewAppTabs(
 		container.NewTabItem(tr("manager.monitor"), m.mon.content),
 		container.NewTabItem(tr("manager.services"), m.services.content),
@@ -96,11 +97,9 @@ func (m *Manager) show(u update) {
 }
 
 func (m *Manager) link(up bool) {
-	if up {
-		m.linkLbl.SetText("")
-	} else {
-		m.linkLbl.SetText(tr("common.reconnecting"))
-	}
+	m.linkLbl.SetText(tr("common.reconnecting"))
+	m.linkLbl.Hidden = up
+	m.content.Refresh()
 }
 
 // note shows the result of a configuration action as a dialog-free line

@@ -36,6 +36,7 @@ type settingsPage struct {
 	loaded  map[string]string
 	entries map[string]*widget.Entry
 	msg     *widget.Label
+	saveBtn *widget.Button
 	content fyne.CanvasObject
 }
 
@@ -47,9 +48,9 @@ func newSettingsPage(m *Manager) *settingsPage {
 		p.entries[k] = e
 		form.Append(tr("setting."+k), e)
 	}
-	save := widget.NewButton(tr("common.save"), p.save)
-	save.Importance = widget.HighImportance
-	p.content = container.NewVScroll(container.NewVBox(form, save, p.msg))
+	p.saveBtn = widget.NewButton(tr("common.save"), p.save)
+	p.saveBtn.Importance = widget.HighImportance
+	p.content = container.NewVScroll(container.NewVBox(form, p.saveBtn, p.msg))
 	return p
 }
 

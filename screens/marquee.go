@@ -53,13 +53,25 @@ func (m *marquee) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 		span := size.Width + tw
 		m.anim = fyne.NewAnimation(time.Duration(float64(span)/marqueeSpeed*float64(time.Second)), func(p float32) {
 			m.pos = p
-			m.text.Move(fyne.NewPos(size.Width-p*span, y))
+			m.text.Move(fyne.NewPos(m.x(p, size.Width, tw), y))
 		})
 		m.anim.Curve = fyne.AnimationLinear
 		m.anim.RepeatCount = fyne.AnimationRepeatForever
 		m.anim.Start()
 	}
-	m.text.Move(fyne.NewPos(size.Width-m.pos*(size.Width+tw), y))
+	m.text.Move(fyne.NewPos(m.x(m.pos, size.Width, tw), y))
+}
+
+// x is where the text starts at point p of a pass: a pass begins and ends
+// with the text at the left edge, fully readable, and in between it scrolls
+// out to the left and comes back in from the right.
+func (m *marquee) x(p, width, tw float32) float32 {
+	span := width + tw
+	o := p*span + width
+	for o >= span {
+		o -= span
+	}
+	return width - o
 }
 
 func (m *marquee) stop() {

@@ -19,7 +19,7 @@ const (
 	hallRows    = 5 // calls in progress, large
 	hallSvc     = 8 // waiting counts per service
 	hallPassed  = 3 // lines of passed numbers
-	hallRecent  = 6 // last calls
+	hallRecent  = 5 // last calls
 	passedPerLn = 6
 )
 
@@ -57,10 +57,11 @@ func NewHall(ctx context.Context, w fyne.Window, st dao.Store, ann Announcer) *H
 	}
 	h := &Hall{ann: ann, say: make(chan model.Ticket, 64)}
 	h.build()
+	w.SetPadded(false)
 	w.SetContent(h.content)
 	h.start(ctx, st, h)
-	go h.announce(ctx)
-	go h.tick(ctx)
+	h.wg.Go(func() { h.announce(ctx) })
+	h.wg.Go(func() { h.tick(ctx) })
 	return h
 }
 
@@ -163,17 +164,20 @@ func (h *Hall) show(u update) {
 	}
 }
 
-// fillLines writes lines into a fixed pool of texts, blanking the rest.
+// fillLines writes lines into a fixed pool of texts and hides the rest,
+// so the column closes up.
 func fillLines(pool []*canvas.Text, fill func(add func(string))) {
 	n := 0
 	fill(func(s string) {
 		if n < len(pool) {
 			setText(pool[n], s)
+			pool[n].Show()
 			n++
 		}
 	})
 	for ; n < len(pool); n++ {
 		setText(pool[n], "")
+		pool[n].Hide()
 	}
 }
 

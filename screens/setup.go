@@ -99,6 +99,7 @@ func (s *Setup) build(cfg Config) {
 	s.msg = widget.NewLabel("")
 	s.msg.Importance = widget.DangerImportance
 	s.msg.Wrapping = fyne.TextWrapWord
+	s.msg.Hide()
 	s.save = widget.NewButton(tr("setup.save"), s.submit)
 	s.save.Importance = widget.HighImportance
 	s.demo = widget.NewButton(tr("setup.demo"), func() {
@@ -167,9 +168,10 @@ func (s *Setup) submit() {
 	cfg := s.Config()
 	if err := SaveConfig(s.prefs, cfg); err != nil {
 		s.msg.SetText(errText(err))
+		s.msg.Show()
 		return
 	}
-	s.msg.SetText("")
+	s.msg.Hide()
 	if s.onDone != nil {
 		s.onDone(cfg)
 	}

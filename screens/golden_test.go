@@ -1,0 +1,76 @@
+package screens
+
+import (
+	"context"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"jiaohao/dao"
+)
+
+// Layout goldens: each role on the demo morning at a fixed size. They
+// catch layouts that break (overlaps, lost fields) in review; regenerate
+// with the markup test writes to testdata/failed/ when a change is meant.
+
+func demoStore(t *testing.T) *dao.GormStore {
+	t.Helper()
+	st := newStore(t)
+	if err := SeedDemo(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func assertGolden(t *testing.T, name string, w fyne.Window) {
+	t.Helper()
+	WithUI(func() {
+		Settle(w.Canvas())
+		test.AssertRendersToMarkup(t, name, w.Canvas())
+	})
+}
+
+func TestGoldenCaller(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 560, 640)
+	c := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, w, st, 2, &recorder{}) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "A003 serving with A001 passed", func() bool {
+		return c.number.Text == "A003" && passedRow(c, "A001") != nil
+	})
+	assertGolden(t, "caller.xml", w)
+}
+
+func TestGoldenHall(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, st, &recorder{}) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "three calls", func() bool { return h.rows[2].box.Visible() && h.clockT.Text != "" })
+	assertGolden(t, "hall.xml", w)
+}
+
+func TestGoldenKiosk(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles and VIP", func() bool { return len(k.tileBtn) == 3 && k.vipBtn.Visible() })
+	assertGolden(t, "kiosk.xml", w)
+}
+
+func TestGoldenManager(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1024, 768)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	waitFor(t, "monitor", func() bool { return len(m.mon.win.box.Objects) == 4 })
+	assertGolden(t, "manager.xml", w)
+}
+
+func TestGoldenSetup(t *testing.T) {
+	w := newTestWindow(t, 640, 720)
+	NewSetup(w, fyne.CurrentApp().Preferences(), nil, nil)
+	assertGolden(t, "setup.xml", w)
+}

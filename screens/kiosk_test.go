@@ -1,0 +1,71 @@
+package screens
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+func TestKioskShowsNumberAndPrintsOnce(t *testing.T) {
+	st := newStore(t)
+	take(t, st, "A", 2) // two ahead
+	w := newTestWindow(t, 1280, 720)
+	printer := &recorder{}
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, printer) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles", func() bool { return len(k.tileBtn) >= 2 && !k.tileBtn[0].Disabled() })
+
+	WithUI(func() { test.Tap(k.tileBtn[0]) })
+	waitFor(t, "the number", func() bool { return k.Shown() == "A003" })
+	if got := printer.numbers(); !slices.Equal(got, []string{"A003"}) {
+		t.Fatalf("print jobs %v, want exactly [A003]", got)
+	}
+	var ahead string
+	WithUI(func() { ahead = k.ahead.Text })
+	if !strings.Contains(ahead, "2") {
+		t.Fatalf("ahead line %q does not say 2", ahead)
+	}
+	snap, err := st.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Services[0].Waiting != 3 {
+		t.Fatalf("%d waiting for A, want 3: one ticket per tap", snap.Services[0].Waiting)
+	}
+	WithUI(k.hideTicket)
+	if k.Shown() != "" {
+		t.Fatal("the number stayed after hiding")
+	}
+}
+
+func TestKioskPausedWhenUnreachable(t *testing.T) {
+	f := &flaky{Store: newStore(t)}
+	w := newTestWindow(t, 1280, 720)
+	printer := &recorder{}
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, f, printer) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles", func() bool { return len(k.tileBtn) > 0 && !k.tileBtn[0].Disabled() })
+
+	f.cut(true)
+	waitFor(t, "paused", func() bool { return strings.Contains(k.state.Text, "暂停取号") && k.tileBtn[0].Disabled() })
+	WithUI(func() { k.take("A") })
+	if f.takes.Load() != 0 || len(printer.numbers()) != 0 {
+		t.Fatal("the kiosk took or printed a number while the queue was unreachable")
+	}
+}
+
+func TestKioskOutsideBusinessHours(t *testing.T) {
+	st := newStore(t)
+	if err := st.SetSetting(context.Background(), "business_hours", "08:00-09:00"); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "closed", func() bool {
+		return strings.Contains(k.state.Text, "08:00-09:00") && len(k.tileBtn) > 0 && k.tileBtn[0].Disabled()
+	})
+}
