@@ -199,6 +199,29 @@ func TestPDFReadsBack(t *testing.T) {
 // squash drops all white space: pdftotext spaces CJK text unevenly.
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
+// TestSaveInDirWritesBothFiles is the manager screen's call: the PDF and
+// the CSV land side by side, and a bad range writes nothing.
+func TestSaveInDirWritesBothFiles(t *testing.T) {
+	st := daotest.SQLite(t)
+	dir := t.TempDir()
+	path, err := reports.SaveInDir(context.Background(), st, "2026-03-01", "2026-03-31", reports.LangZH, dir)
+	if err != nil || filepath.Base(path) != "jiaohao-report-2026-03-01_2026-03-31.pdf" {
+		t.Fatalf("%q, %v", path, err)
+	}
+	for _, f := range []string{path, strings.TrimSuffix(path, ".pdf") + ".csv"} {
+		if fi, err := os.Stat(f); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	empty := t.TempDir()
+	if _, err := reports.SaveInDir(context.Background(), st, "2026-03-31", "2026-03-01", reports.LangZH, empty); model.ErrorCode(err) != model.EInvalidInput {
+		t.Errorf("inverted range: %v", err)
+	}
+	if files, _ := os.ReadDir(empty); len(files) != 0 {
+		t.Errorf("an inverted range left %d files", len(files))
+	}
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func pdfText(t *testing.T, tool string, r reports.Report, lang reports.Lang) string {

@@ -85,3 +85,20 @@ func Save(ctx context.Context, src Source, p Period, lang Lang, pdfPath, csvPath
 	}
 	return r, WriteFiles(files)
 }
+
+// SaveInDir writes the report of the days from..to (YYYY-MM-DD) into dir as
+// jiaohao-report-FROM[_TO].pdf with the CSV beside it, and returns the PDF
+// path: the manager screen's "generate" button in one call.
+func SaveInDir(ctx context.Context, src Source, from, to string, lang Lang, dir string) (string, error) {
+	p, err := NewPeriod(from, to, src.Location())
+	if err != nil {
+		return "", err
+	}
+	name := "jiaohao-report-" + from
+	if !p.Single() {
+		name += "_" + to
+	}
+	pdf := filepath.Join(dir, name+".pdf")
+	_, err = Save(ctx, src, p, lang, pdf, filepath.Join(dir, name+".csv"))
+	return pdf, err
+}
