@@ -22,9 +22,12 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 		return res, err
 	}
 	cutoff := now.Add(-st.CallTimeout)
+	// Only today's tickets: one still called from an earlier day is left as
+	// it is, for the day's report to list as open at close.
+	today := now.In(s.loc).Format(time.DateOnly)
 	var ids []int64
-	if err := s.db.WithContext(ctx).Raw("SELECT id FROM ticket WHERE branch_id = ? AND status = 2 AND called_at < ? ORDER BY called_at",
-		s.branchID, cutoff).Scan(&ids).Error; err != nil {
+	if err := s.db.WithContext(ctx).Raw("SELECT id FROM ticket WHERE branch_id = ? AND status = 2 AND business_date = ? AND called_at < ? ORDER BY called_at",
+		s.branchID, today, cutoff).Scan(&ids).Error; err != nil {
 		return res, s.wrap(err)
 	}
 	for _, id := range ids {
