@@ -12,6 +12,9 @@ import (
 	"jiaohao/model"
 )
 
+// defaultLEDTemplate fits a 16-character window bar.
+const defaultLEDTemplate = "请 {number} 号到 {window} 号窗口"
+
 // Display is what an LED board writes to; *LED is one.
 type Display interface{ Show(text string) }
 
@@ -73,7 +76,7 @@ func (b *LEDBoard) text() string {
 	if b.Window != 0 {
 		tmpl := b.Template
 		if tmpl == "" {
-			tmpl = model.DefaultSettings["voice_template"]
+			tmpl = defaultLEDTemplate
 		}
 		t := b.recent[0]
 		return strings.NewReplacer("{number}", t.Number, "{window}", strconv.Itoa(t.Window)).Replace(tmpl)

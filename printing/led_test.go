@@ -1,0 +1,122 @@
+package printing
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+
+	"jiaohao/model"
+)
+
+func TestEncodeLED(t *testing.T) {
+	for _, tc := range []struct{ text, enc, want string }{
+		{"请 A012", "GB2312", "C7 EB 20 41 30 31 32"},
+		{"请 A012", "", "C7 EB 20 41 30 31 32"},
+		{"A→3号", "gbk", "41 A1 FA 33 BA C5"},
+		{"请", "UTF-8", "E8 AF B7"},
+		{"請", "GBK", "D5 88"},    // traditional: in GBK ...
+		{"請A", "GB2312", "3F 41"}, // ... but not in GB2312: '?' instead of garbage
+	} {
+		got, err := EncodeLED(tc.text, tc.enc)
+		if err != nil || !bytes.Equal(got, unhex(t, tc.want)) {
+			t.Errorf("EncodeLED(%q, %q) = % X, %v; want %s", tc.text, tc.enc, got, err, tc.want)
+		}
+	}
+	if _, err := EncodeLED("x", "Big5"); model.ErrorCode(err) != model.EInvalidInput {
+		t.Errorf("Big5 accepted: %v", err)
+	}
+}
+
+func TestParseHex(t *testing.T) {
+	for _, in := range []string{"AA 55", "aa55", "0xAA,0x55", "AA:55"} {
+		if b, err := ParseHex(in); err != nil || !bytes.Equal(b, []byte{0xAA, 0x55}) {
+			t.Errorf("ParseHex(%q) = % X, %v", in, b, err)
+		}
+	}
+	if b, err := ParseHex(""); err != nil || len(b) != 0 {
+		t.Errorf("empty: % X, %v", b, err)
+	}
+	if _, err := ParseHex("AG"); model.ErrorCode(err) != model.EInvalidInput {
+		t.Errorf("AG accepted: %v", err)
+	}
+}
+
+type flakyPort struct {
+	mu    sync.Mutex
+	opens int
+	buf   bytes.Buffer
+}
+
+func (p *flakyPort) open() (io.WriteCloser, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.opens++
+	if p.opens <= 2 {
+		return nil, errors.New("no such port")
+	}
+	return p, nil
+}
+
+func (p *flakyPort) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.Write(b)
+}
+
+func (p *flakyPort) Close() error { return nil }
+
+// A dead port is retried until it works; only the newest text is written.
+func TestLEDRetriesDeadPort(t *testing.T) {
+	port := &flakyPort{}
+	led, err := NewLED(LEDConfig{Port: "COM4", Encoding: "UTF-8", Suffix: []byte{'\n'}, Open: port.open, MinBackoff: 1, MaxBackoff: 2, Logf: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	led.Show("A001")
+	led.Show("A002")
+	if err := led.Flush(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	port.mu.Lock()
+	defer port.mu.Unlock()
+	if port.opens != 3 || port.buf.String() != "A002\n" {
+		t.Errorf("opens %d, wrote %q", port.opens, port.buf.String())
+	}
+	if f := led.Fault(); f != "" {
+		t.Errorf("fault after recovery: %s", f)
+	}
+}
+
+type lastShown struct{ text string }
+
+func (l *lastShown) Show(s string) { l.text = s }
+
+func TestLEDBoards(t *testing.T) {
+	call := func(id int64, num string, win int) model.Event {
+		return model.Event{Kind: model.EvCall, Ticket: &model.Ticket{ID: id, Number: num, Window: win, Status: model.Called}}
+	}
+	win3, hall := &lastShown{}, &lastShown{}
+	w := &LEDBoard{Display: win3, Window: 3}
+	h := &LEDBoard{Display: hall, Lines: 2}
+	for _, ev := range []model.Event{call(1, "A001", 3), call(2, "B001", 1), call(3, "A002", 2), {Kind: model.EvFinish, Ticket: &model.Ticket{ID: 1}}} {
+		w.Apply(ev)
+		h.Apply(ev)
+	}
+	if win3.text != "请 A001 号到 3 号窗口" {
+		t.Errorf("window bar: %q", win3.text)
+	}
+	if hall.text != "A002→2号窗口  B001→1号窗口" {
+		t.Errorf("hall bar: %q", hall.text)
+	}
+	h.Apply(model.Event{Kind: model.EvRecall, Ticket: &model.Ticket{ID: 2, Number: "B001", Window: 1}})
+	if hall.text != "B001→1号窗口  A002→2号窗口" {
+		t.Errorf("hall bar after recall: %q", hall.text)
+	}
+	h.Reset(model.Snapshot{RecentCalls: []model.Ticket{{ID: 9, Number: "V001", Window: 4, Status: model.Called}}})
+	if hall.text != "V001→4号窗口" {
+		t.Errorf("hall bar after reset: %q", hall.text)
+	}
+}
