@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -196,4 +198,19 @@ func (a *Announcer) utter(ctx context.Context, f func(context.Context) error) er
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	return f(ctx)
+}
+
+// AnnouncerSettings reads the voice settings: voice_template,
+// voice_template_en (English is spoken when it is not empty) and
+// voice_repeat. engine is the per-PC override ("" or "auto": automatic).
+func AnnouncerSettings(s model.Settings, engine, chime string) AnnouncerConfig {
+	repeat, _ := strconv.Atoi(s.Raw["voice_repeat"])
+	return AnnouncerConfig{
+		EngineName: engine,
+		Template:   s.Raw["voice_template"],
+		TemplateEN: s.Raw["voice_template_en"],
+		English:    strings.TrimSpace(s.Raw["voice_template_en"]) != "",
+		Repeat:     repeat,
+		Chime:      chime,
+	}
 }

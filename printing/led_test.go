@@ -16,7 +16,7 @@ func TestEncodeLED(t *testing.T) {
 		{"请 A012", "", "C7 EB 20 41 30 31 32"},
 		{"A→3号", "gbk", "41 A1 FA 33 BA C5"},
 		{"请", "UTF-8", "E8 AF B7"},
-		{"請", "GBK", "D5 88"},    // traditional: in GBK ...
+		{"請", "GBK", "D5 88"},     // traditional: in GBK ...
 		{"請A", "GB2312", "3F 41"}, // ... but not in GB2312: '?' instead of garbage
 	} {
 		got, err := EncodeLED(tc.text, tc.enc)

@@ -74,3 +74,48 @@ func TestDeviceFailuresLeaveTicketCalled(t *testing.T) {
 		t.Errorf("events after the call: %+v, want one call event", evs)
 	}
 }
+
+// chanDisplay hands every text shown to the test.
+type chanDisplay chan string
+
+func (c chanDisplay) Show(s string) { c <- s }
+
+// LED boards follow the store's event stream: the window bar shows the
+// call made at its window, the hall bar the latest calls.
+func TestLEDBoardsFollowTheStore(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx, cancel := context.WithCancel(testCtx(t))
+	for i := 0; i < 2; i++ {
+		if _, err := st.TakeTicket(ctx, "A", 0, "kiosk"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	win2, hall := make(chanDisplay, 16), make(chanDisplay, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunLEDBoards(ctx, st, &LEDBoard{Display: win2, Window: 2}, &LEDBoard{Display: hall, Lines: 2})
+	}()
+	if s := <-win2; s != "" { // the snapshot: nothing called yet
+		t.Errorf("window bar before any call: %q", s)
+	}
+	<-hall
+	a, err := st.CallNext(ctx, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := st.CallNext(ctx, 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := <-win2; s != "请 "+b.Number+" 号到 2 号窗口" {
+		t.Errorf("window bar: %q", s)
+	}
+	<-hall // after the first call
+	if s, want := <-hall, b.Number+"→2号窗口  "+a.Number+"→1号窗口"; s != want {
+		t.Errorf("hall bar: %q, want %q", s, want)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("RunLEDBoards: %v", err)
+	}
+}

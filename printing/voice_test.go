@@ -30,3 +30,14 @@ func TestSpeechTextDefaults(t *testing.T) {
 		t.Errorf("en: %q", got)
 	}
 }
+
+func TestAnnouncerSettings(t *testing.T) {
+	s := model.ParseSettings(map[string]string{"voice_repeat": "3", "voice_template_en": ""})
+	c := AnnouncerSettings(s, "espeak-ng", "")
+	if c.Repeat != 3 || c.English || c.Template != model.DefaultSettings["voice_template"] || c.EngineName != "espeak-ng" {
+		t.Errorf("config %+v", c)
+	}
+	if c := AnnouncerSettings(model.ParseSettings(nil), "", ""); !c.English || c.Repeat != 2 {
+		t.Errorf("defaults %+v", c)
+	}
+}
