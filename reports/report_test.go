@@ -56,6 +56,7 @@ func TestReportFiguresEqualTheTicketLog(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
 		sum := seed(t, st, seededDay, 260)
 		r := generate(t, st, seededDay, seededDay)
+		t.Logf("totals %+v", r.Totals)
 		compare(t, r, expect(t, st, seededDay, seededDay, closedAt(st, seededDay)))
 		got := map[model.Status]int{model.Done: r.Totals.Done, model.Passed: r.Totals.Passed,
 			model.Cancelled: r.Totals.Cancelled, model.Waiting: r.Totals.Waiting, model.Called: r.Totals.Called,
