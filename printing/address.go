@@ -146,7 +146,7 @@ func tcpOpener(host string) func(ctx context.Context) (io.WriteCloser, error) {
 		d := net.Dialer{Timeout: dialTimeout}
 		c, err := d.DialContext(ctx, "tcp", host)
 		if err != nil {
-			return nil, fmt.Errorf("connect to printer %s: %w", host, err)
+			return nil, fmt.Errorf("connect to printer: %w", err) // the dial error names the host
 		}
 		c.SetWriteDeadline(time.Now().Add(writeTimeout))
 		return c, nil

@@ -21,7 +21,7 @@ type AnnouncerConfig struct {
 	TemplateEN string // spoken after the Chinese one when English is set
 	English    bool
 	Repeat     int           // times each call is said; default 2
-	Chime      string        // WAV played before each call; "" none
+	Chime      string        // WAV file played before each call; ChimeDefault: built in; "" none
 	Pause      time.Duration // silence between repeats; default 600ms
 	Capacity   int           // calls waiting to be said; default 20
 	Timeout    time.Duration // one utterance; default 30s
@@ -171,9 +171,13 @@ func (a *Announcer) run(ctx context.Context) {
 // say plays the chime once, then the call Repeat times; a failure is not
 // retried, since a late announcement would call the wrong customer.
 func (a *Announcer) say(ctx context.Context, t model.Ticket) error {
-	if a.cfg.Chime != "" {
-		if err := a.utter(ctx, func(ctx context.Context) error { return a.engine.Play(ctx, a.cfg.Chime) }); err != nil {
-			return fmt.Errorf("chime: %w", err)
+	// A chime that cannot play must not silence the call itself.
+	var chimeErr error
+	if wav, err := chimeFile(a.cfg.Chime); err != nil {
+		chimeErr = err
+	} else if wav != "" {
+		if err := a.utter(ctx, func(ctx context.Context) error { return a.engine.Play(ctx, wav) }); err != nil {
+			chimeErr = fmt.Errorf("chime: %w", err)
 		}
 	}
 	zh := SpeechText(a.cfg.Template, t, "zh")
@@ -191,7 +195,7 @@ func (a *Announcer) say(ctx context.Context, t model.Ticket) error {
 			}
 		}
 	}
-	return nil
+	return chimeErr
 }
 
 func (a *Announcer) utter(ctx context.Context, f func(context.Context) error) error {

@@ -3,6 +3,7 @@ package printing
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -189,5 +190,44 @@ func TestEspeakWritesWAV(t *testing.T) {
 	}
 	if len(b) <= 44 || !bytes.HasPrefix(b, []byte("RIFF")) || !bytes.Equal(b[8:12], []byte("WAVE")) {
 		t.Errorf("not a WAV with sound: %d bytes", len(b))
+	}
+}
+
+// playFails is an engine whose sound player is missing: the chime fails,
+// the call is still spoken, and the fault says why.
+type playFails struct{ timedEngine }
+
+func (p *playFails) Play(context.Context, string) error { return errors.New("no sound player") }
+
+func TestChimeFailureStillSpeaks(t *testing.T) {
+	e := &playFails{}
+	a := NewAnnouncer(AnnouncerConfig{Engine: e, Repeat: 1, Chime: ChimeDefault, Logf: quietLog})
+	defer a.Close()
+	a.Announce(model.Ticket{Number: "A003", Window: 2})
+	if err := a.Flush(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.said(); len(got) != 1 || !strings.Contains(got[0], "A 零 零 三") {
+		t.Errorf("said %q", got)
+	}
+	if f := a.Fault(); !strings.Contains(f, "no sound player") {
+		t.Errorf("fault %q", f)
+	}
+}
+
+func TestChimeWAV(t *testing.T) {
+	b := ChimeWAV()
+	if !bytes.HasPrefix(b, []byte("RIFF")) || string(b[8:16]) != "WAVEfmt " || string(b[36:40]) != "data" {
+		t.Fatalf("bad WAV header % X", b[:44])
+	}
+	if n := binary.LittleEndian.Uint32(b[40:44]); int(n) != len(b)-44 || n < 16000*2 {
+		t.Errorf("data size %d of %d bytes", n, len(b))
+	}
+	path, err := chimeFile(ChimeDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if disk, err := os.ReadFile(path); err != nil || !bytes.Equal(disk, b) {
+		t.Errorf("built-in chime file %s: %v", path, err)
 	}
 }

@@ -30,7 +30,7 @@ type Header struct {
 	Footer      string
 	CustomerURL string            // base, e.g. http://host:8520
 	Services    map[string]string // code -> name
-	Location    *time.Location    // branch time zone; nil: as stored
+	Location    *time.Location    // branch time zone; nil: the PC's
 }
 
 // HeaderFunc supplies the Header when a job is rendered.
@@ -42,7 +42,7 @@ func StaticHeader(h Header) HeaderFunc {
 }
 
 // StoreHeader reads the branch name, services, footer and customer URL from
-// the store. loc is the branch time zone (nil: as stored).
+// the store. loc is the branch time zone (nil: the PC's).
 func StoreHeader(st dao.Store, loc *time.Location) HeaderFunc {
 	return func(ctx context.Context) (Header, error) {
 		set, err := st.Settings(ctx)
@@ -81,10 +81,13 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 	if name == "" {
 		name = code
 	}
-	issued := t.IssuedAt
-	if h.Location != nil {
-		issued = issued.In(h.Location)
+	// The database clock is stored in UTC; customers read branch time, and
+	// the kiosk PC stands in the branch when no zone is known.
+	loc := h.Location
+	if loc == nil {
+		loc = time.Local
 	}
+	issued := t.IssuedAt.In(loc)
 	return Slip{
 		Branch:  h.Branch,
 		Service: name,

@@ -2,6 +2,7 @@ package printing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
@@ -83,6 +84,9 @@ func runCommand(ctx context.Context, env []string, prog string, args ...string) 
 		cmd.Env = append(os.Environ(), env...)
 	}
 	out, err := cmd.CombinedOutput()
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("%s is not installed on this PC", prog)
+	}
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
 		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
