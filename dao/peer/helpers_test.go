@@ -33,6 +33,7 @@ func newEnvOn(t testing.TB, st *dao.GormStore, opts Options) *env {
 	srv := NewServer(st, st, opts)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close() })
+	<-srv.hub.ready // the store's watch is running before the test writes
 	e := &env{store: st, srv: srv, ts: ts, tokens: map[string]string{}}
 	for _, role := range []string{RoleKiosk, RoleCaller, RoleScreen, RoleManager} {
 		win := 0

@@ -76,7 +76,8 @@ type Server struct {
 	cancel context.CancelFunc
 }
 
-// NewServer wraps a store; terms holds the tokens allowed in.
+// NewServer wraps a store; terms holds the tokens allowed in. It starts
+// tailing the store's events at once; Close (or the end of Serve) stops it.
 func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -87,6 +88,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 		ctx:   ctx, cancel: cancel,
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
+	s.hub.start() // the one event tail, ready before the first subscriber
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
