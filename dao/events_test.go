@@ -150,3 +150,43 @@ func TestSnapshotCarriesVersionAndState(t *testing.T) {
 		t.Fatalf("passed %v recent %v", snap.Passed, snap.RecentCalls)
 	}
 }
+
+// Watchers may start while other goroutines write (the race detector
+// checks the hub's hand-over).
+func TestWatchStartsDuringWrites(t *testing.T) {
+	s := daotest.SQLite(t)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 20; i++ {
+			take(t, s, "A", 0)
+		}
+	}()
+	var got []model.Event
+	go func() {
+		defer wg.Done()
+		ch, err := s.Watch(ctx, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for e := range ch {
+			got = append(got, e)
+			if e.Version == 20 {
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	for i, e := range got {
+		if e.Version != int64(i+1) {
+			t.Fatalf("watcher saw %d at %d", e.Version, i)
+		}
+	}
+	if len(got) != 20 {
+		t.Fatalf("watcher saw %d events, want 20", len(got))
+	}
+}

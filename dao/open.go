@@ -31,7 +31,7 @@ type GormStore struct {
 	offset   atomic.Int64 // test-only shift of the database clock, ns
 
 	watchOnce sync.Once
-	hub       *hub
+	hub       atomic.Pointer[hub] // set once by the first Watch; writes wake it
 	clock     dbClock
 	codes     codeCache
 }
@@ -218,8 +218,8 @@ func (s *GormStore) ShiftClock(d time.Duration) { s.offset.Add(int64(d)) }
 
 // Close releases the connections.
 func (s *GormStore) Close() error {
-	if s.hub != nil {
-		s.hub.stop()
+	if h := s.hub.Load(); h != nil {
+		h.stop()
 	}
 	sqlDB, err := s.db.DB()
 	if err != nil {

@@ -26,9 +26,9 @@ type hub struct {
 }
 
 func (s *GormStore) notify() {
-	if s.hub != nil {
+	if h := s.hub.Load(); h != nil {
 		select {
-		case s.hub.wake <- struct{}{}:
+		case h.wake <- struct{}{}:
 		default:
 		}
 	}
@@ -38,10 +38,10 @@ func (s *GormStore) startHub() *hub {
 	s.watchOnce.Do(func() {
 		h := &hub{changed: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
 		h.head, _ = s.version(s.db)
-		s.hub = h
+		s.hub.Store(h)
 		go s.tail(h)
 	})
-	return s.hub
+	return s.hub.Load()
 }
 
 func (h *hub) stop() { h.once.Do(func() { close(h.done) }) }
