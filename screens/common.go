@@ -106,3 +106,19 @@ func Settle(c fyne.Canvas) {
 	}
 	c.Content().Refresh()
 }
+
+// Quiet returns once no live update has reached any screen for d (the
+// clock ticks once a second, so d should be well under that), or when ctx
+// ends. The screenshot command uses it to capture a settled screen.
+func Quiet(ctx context.Context, d time.Duration) error {
+	for {
+		ch := uiChanged.C()
+		select {
+		case <-ch:
+		case <-time.After(d):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

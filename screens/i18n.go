@@ -67,3 +67,10 @@ func errText(err error) string {
 	}
 	return model.ErrorMessage(err)
 }
+
+// Text translates a key for the program around the screens (window titles,
+// menus); pairs are alternating names and values for {{.Name}} fields.
+func Text(key string, pairs ...any) string { return tr(key, kv(pairs...)) }
+
+// Title is the window title of a role ("caller" adds its window number).
+func Title(role string, window int) string { return Text("title."+role, "N", window) }

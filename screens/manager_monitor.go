@@ -52,7 +52,11 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 		if w.Current != nil && held(*w.Current) {
 			cur = fmt.Sprintf("%s (%s)", w.Current.Number, statusText(w.Current.Status))
 		}
-		win = append(win, tr("monitor.window_line", kv("N", w.Number, "Name", w.Name, "Status", windowStatusText(w.Status), "Current", cur)))
+		name := w.Name
+		if name == "" {
+			name = tr("caller.window", kv("N", w.Number))
+		}
+		win = append(win, tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Current", cur)))
 	}
 	m.win.set(win, widget.MediumImportance)
 }

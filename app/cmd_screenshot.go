@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/software"
+	"fyne.io/fyne/v2/test"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+	"jiaohao/screens"
+)
+
+func init() {
+	register("screenshot", "render a role on demo data to a PNG, no display needed: --role kiosk|caller|screen|manager --out FILE.png [--width W --height H] [--lang en]", runScreenshot)
+}
+
+// runScreenshot builds the role on a fresh demo branch with Fyne's
+// software renderer, so the README pictures come from the real screens
+// on any machine, display or not.
+func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("screenshot", stderr)
+	role := fs.String("role", "", "kiosk, caller, screen or manager")
+	out := fs.String("out", "", "PNG file to write")
+	width := fs.Int("width", 0, "width in pixels (default: the role's usual size)")
+	height := fs.Int("height", 0, "height in pixels")
+	lang := fs.String("lang", "zh", "zh or en")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	size, ok := shotSizes[*role]
+	switch {
+	case !ok:
+		return model.Errorf(model.EInvalidInput, "--role 须为 kiosk、caller、screen 或 manager，收到 %q (--role must be kiosk, caller, screen or manager)", *role)
+	case !strings.HasSuffix(strings.ToLower(*out), ".png"):
+		return model.Errorf(model.EInvalidInput, "--out 须为 .png 文件 (--out must name a .png file)")
+	case *width < 0 || *height < 0 || *width > 7680 || *height > 4320:
+		return model.Errorf(model.EInvalidInput, "--width 与 --height 须在 7680×4320 以内 (size out of range)")
+	}
+	if *width > 0 {
+		size.Width = float32(*width)
+	}
+	if *height > 0 {
+		size.Height = float32(*height)
+	}
+	if err := screens.SetLanguage(*lang); err != nil {
+		return err
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return model.Errorf(model.EInvalidInput, "无法写入 %s (cannot write the output file)", *out)
+	}
+	defer f.Close()
+	// Off the main goroutine: Fyne's test driver runs fyne.Do in place
+	// everywhere else, which keeps the render synchronous.
+	done := make(chan error, 1)
+	go func() { done <- renderRole(ctx, *role, size, f) }()
+	if err := <-done; err != nil {
+		f.Close()
+		os.Remove(*out)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", *out, err)
+	}
+	fmt.Fprintf(stdout, "%s: %s\n", *role, *out)
+	return nil
+}
+
+var shotSizes = map[string]fyne.Size{
+	"kiosk": {Width: 1280, Height: 720}, "screen": {Width: 1280, Height: 720},
+	"caller": {Width: 560, Height: 640}, "manager": {Width: 1024, Height: 700},
+}
+
+// shotScreen is what every role's screen offers the screenshot.
+type shotScreen interface {
+	Loaded() <-chan struct{}
+	Wait()
+}
+
+// renderRole writes role's PNG, rendered on a fresh demo branch in a
+// temporary folder.
+func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer) error {
+	dir, err := os.MkdirTemp("", "jiaohao-shot-")
+	if err != nil {
+		return fmt.Errorf("temporary folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	gs, err := dao.Open(ctx, "sqlite:"+filepath.Join(dir, "shot.db"))
+	if err != nil {
+		return err
+	}
+	defer gs.Close()
+	if err := screens.SeedDemo(ctx, gs); err != nil {
+		return err
+	}
+
+	test.NewApp().Settings().SetTheme(screens.Theme{})
+	w := test.NewWindow(nil)
+	w.Resize(size)
+	sctx, cancel := context.WithCancel(ctx)
+	var s shotScreen
+	screens.WithUI(func() { s = buildShot(sctx, role, w, gs) })
+	defer func() { cancel(); s.Wait() }()
+	select {
+	case <-s.Loaded():
+	case <-time.After(30 * time.Second):
+		return model.Errorf(model.EUnavailable, "the %s screen did not load its data", role)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer qcancel()
+	if err := screens.Quiet(qctx, 300*time.Millisecond); err != nil {
+		return err
+	}
+	screens.WithUI(func() {
+		c := software.NewCanvas()
+		c.SetPadded(w.Padded())
+		c.SetContent(w.Content())
+		c.Resize(size)
+		screens.Settle(c)
+		err = png.Encode(out, software.RenderCanvas(c, screens.Theme{}))
+	})
+	return err
+}
+
+func buildShot(ctx context.Context, role string, w fyne.Window, gs *dao.GormStore) shotScreen {
+	switch role {
+	case "kiosk":
+		return screens.NewKiosk(ctx, w, gs, screens.LogPrinter{})
+	case "caller":
+		return screens.NewCaller(ctx, w, gs, 2, screens.LogAnnouncer{})
+	case "screen":
+		return screens.NewHall(ctx, w, gs, screens.LogAnnouncer{})
+	}
+	return screens.NewManager(ctx, w, gs, (&backend{st: gs, gorm: gs}).managerDeps(fyne.CurrentApp(), "zh"))
+}

@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/assets"
+	"jiaohao/model"
+	"jiaohao/screens"
+)
+
+func init() { guiMain = runGUI }
+
+// appID keys the Fyne preferences where each PC keeps its setup.
+const appID = "cn.jiaohao.app"
+
+// runGUI is the desktop program: the saved setup (or the setup window on a
+// first start), overridden by flags, runs one role until its window closes
+// or the process is told to stop.
+func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlags("", stderr)
+	role := fs.String("role", "", "kiosk, caller, screen or manager")
+	window := fs.Int("window", 0, "the window number a caller acts for")
+	db := fs.String("db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	peerURL := fs.String("peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
+	token := fs.String("token", "", "this PC's terminal token for --peer")
+	lang := fs.String("lang", "", "zh or en")
+	windowed := fs.Bool("windowed", false, "keep the kiosk and the hall screen out of full screen")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	a := newFyneApp()
+	cfg, saved := screens.LoadConfig(a.Preferences())
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg = overrideConfig(cfg, set, *role, *window, *db, *peerURL, *token, *lang)
+	forced := set["role"]
+	if saved || forced {
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+	}
+	if err := screens.SetLanguage(cfg.Lang); err != nil {
+		return err
+	}
+	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf}
+	if saved || forced {
+		l.start(cfg)
+	} else {
+		l.setup()
+	}
+	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	defer stop()
+	a.Run()
+	l.stop()
+	return nil
+}
+
+// newFyneApp makes the Fyne app with the metadata FyneApp.toml describes,
+// set in code so a plain `go build` binary behaves like a packaged one.
+func newFyneApp() fyne.App {
+	icon := fyne.NewStaticResource("icon.png", assets.Icon)
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: "0.1.0", Icon: icon,
+		Migrations: map[string]bool{"fyneDo": true}})
+	a := fyneapp.NewWithID(appID)
+	a.SetIcon(icon)
+	a.Settings().SetTheme(screens.Theme{})
+	return a
+}
+
+// overrideConfig applies the flags given on the command line over the
+// saved configuration. --peer or --db choose how to connect; a --role
+// alone on a fresh PC hosts the branch on the embedded database.
+func overrideConfig(c screens.Config, set map[string]bool, role string, window int, db, peerURL, token, lang string) screens.Config {
+	if c.Lang == "" {
+		c.Lang = "zh"
+	}
+	if c.Mode == "" {
+		c.Mode = screens.ModeHost
+	}
+	if set["role"] {
+		c.Role = role
+	}
+	if set["window"] {
+		c.Window = window
+	}
+	if set["db"] {
+		c.Mode, c.DSN = screens.ModeDB, db
+	}
+	if set["peer"] {
+		c.Mode, c.Peer = screens.ModePeer, peerURL
+	}
+	if set["token"] {
+		c.Token = token
+	}
+	if set["lang"] {
+		c.Lang = lang
+	}
+	return c
+}
+
+// launcher runs one role at a time and swaps it when the setup changes.
+// Its methods run on the UI goroutine.
+type launcher struct {
+	app      fyne.App
+	windowed bool
+	logf     func(format string, args ...any)
+
+	cancel context.CancelFunc
+	be     *backend
+	win    fyne.Window
+	demo   *demo
+}
+
+// start opens the role's window at once with a "connecting" line, and
+// connects off the UI goroutine.
+func (l *launcher) start(cfg screens.Config) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := l.app.NewWindow(screens.Title(cfg.Role, cfg.Window))
+	w.SetContent(container.NewCenter(widget.NewLabel(screens.Text("app.connecting"))))
+	l.place(w, cfg.Role)
+	w.Show()
+	// The new window opens before the old one closes: closing the last
+	// window would end the program.
+	l.stopRole()
+	l.cancel, l.win = cancel, w
+	go func() {
+		be, err := connect(ctx, cfg, l.logf)
+		fyne.Do(func() {
+			if ctx.Err() != nil {
+				if be != nil {
+					go be.close()
+				}
+				return
+			}
+			if err != nil {
+				l.showFailure(w, err)
+				return
+			}
+			l.be = be
+			be.build(ctx, l.app, w, cfg)
+		})
+	}()
+}
+
+// place sizes the window for its role: the kiosk and the hall screen fill
+// their display, the others open at a working size.
+func (l *launcher) place(w fyne.Window, role string) {
+	switch role {
+	case "kiosk", "screen":
+		if !l.windowed {
+			w.SetFullScreen(true)
+		}
+		w.Resize(fyne.NewSize(1280, 720))
+	case "caller":
+		w.Resize(fyne.NewSize(560, 680))
+	default:
+		w.Resize(fyne.NewSize(1024, 768))
+	}
+	if role == "caller" || role == "manager" {
+		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu(screens.Text("menu.app"),
+			fyne.NewMenuItem(screens.Text("menu.setup"), l.setup))))
+	}
+	// Staff reach the setup of a kiosk or hall screen from its keyboard.
+	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
+		func(fyne.Shortcut) { l.setup() })
+}
+
+func (l *launcher) showFailure(w fyne.Window, err error) {
+	msg := widget.NewLabel(screens.Text("app.failed", "Err", model.ErrorMessage(err)))
+	msg.Wrapping = fyne.TextWrapWord
+	again := widget.NewButton(screens.Text("menu.setup"), l.setup)
+	w.SetContent(container.NewVBox(msg, again))
+}
+
+// setup shows the setup form; saving it restarts the role in place.
+func (l *launcher) setup() {
+	w := l.app.NewWindow(screens.Text("title.setup"))
+	w.Resize(fyne.NewSize(640, 720))
+	screens.NewSetup(w, l.app.Preferences(), func(cfg screens.Config) {
+		if err := screens.SetLanguage(cfg.Lang); err != nil {
+			l.logf("%s", model.ErrorMessage(err))
+		}
+		l.start(cfg)
+		w.Close()
+	}, func() {
+		l.startDemo("")
+		w.Close()
+	})
+	w.Show()
+}
+
+// stopRole closes the running role, if any, without blocking the UI.
+func (l *launcher) stopRole() {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	if be := l.be; be != nil {
+		go be.close()
+	}
+	if l.win != nil {
+		l.win.Close()
+	}
+	l.cancel, l.be, l.win = nil, nil, nil
+}
+
+// stop ends everything after the event loop has finished.
+func (l *launcher) stop() {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	if l.be != nil {
+		l.be.close()
+	}
+	if l.demo != nil {
+		l.demo.close()
+	}
+}

@@ -1,0 +1,210 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"jiaohao/dao"
+	"jiaohao/dao/peer"
+	"jiaohao/model"
+	"jiaohao/printing"
+	"jiaohao/reports"
+	"jiaohao/screens"
+)
+
+// hostListen is where "this PC hosts the branch" serves the other PCs.
+var hostListen = ":8520"
+
+// backend is what a role runs on: the Store (a database or a peer client)
+// and the devices of its role, with what to close at the end.
+type backend struct {
+	st      dao.Store
+	gorm    *dao.GormStore // nil through a peer: no reports or terminals here
+	printer screens.PrintQueue
+	ann     screens.Announcer
+	closers []func()
+}
+
+// connect opens the queue the way cfg says. It runs off the UI goroutine.
+func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any)) (*backend, error) {
+	be := &backend{}
+	switch cfg.Mode {
+	case screens.ModePeer:
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		c, err := peer.Dial(dctx, cfg.Peer, cfg.Token)
+		cancel()
+		if model.IsCode(err, model.EUnavailable) {
+			// The host is not up yet: start anyway and show
+			// "reconnecting" until it is.
+			c, err = peer.NewClient(cfg.Peer, cfg.Token, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		be.st = c
+		be.closers = append(be.closers, func() { c.Close() })
+	default:
+		dsn := cfg.DSN
+		if dsn == "" {
+			dsn = dao.DefaultDSN()
+		}
+		gs, err := dao.Open(ctx, dsn)
+		if err != nil {
+			return nil, err
+		}
+		be.st, be.gorm = gs, gs
+		be.closers = append(be.closers, func() { gs.Close() })
+		if cfg.Mode != screens.ModeHost || !be.host(ctx, gs, hostListen, logf) {
+			be.sweep(ctx, gs, logf)
+		}
+	}
+	be.devices(ctx, cfg, logf)
+	return be, nil
+}
+
+// host serves the branch to the other PCs; the server also runs the
+// timers. It reports false when the port is taken (another role on this
+// PC already hosts), leaving the timers to the caller.
+func (be *backend) host(ctx context.Context, gs *dao.GormStore, addr string, logf func(string, ...any)) bool {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		logf("not hosting on %s: %v", addr, err)
+		return false
+	}
+	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second})
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(sctx, ln); err != nil {
+			logf("peer server: %v", err)
+		}
+	}()
+	be.closers = append(be.closers, func() { cancel(); <-done })
+	logf("hosting the branch for other PCs on %s", ln.Addr())
+	return true
+}
+
+// sweep runs the store's timers; several PCs doing so at once is safe.
+func (be *backend) sweep(ctx context.Context, st dao.Store, logf func(string, ...any)) {
+	sctx, cancel := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-sctx.Done():
+				return
+			case <-t.C:
+				if _, err := st.Sweep(sctx); err != nil && sctx.Err() == nil {
+					logf("sweep: %s", model.ErrorMessage(err))
+				}
+			}
+		}
+	}()
+	be.closers = append(be.closers, cancel)
+}
+
+// devices starts the kiosk's printer and the hall's voice from the branch
+// settings; without a configured printer a kiosk logs its tickets.
+func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(string, ...any)) {
+	if cfg.Role != "kiosk" && cfg.Role != "screen" {
+		return
+	}
+	set, err := be.st.Settings(ctx)
+	if err != nil {
+		set = model.ParseSettings(nil) // the link is down; defaults until a restart
+	}
+	switch cfg.Role {
+	case "kiosk":
+		addr := set.Raw["printer"]
+		if addr == "" {
+			be.printer = screens.LogPrinter{}
+			return
+		}
+		p, err := printing.OpenPrinter(addr)
+		if err != nil {
+			logf("printer: %s", model.ErrorMessage(err))
+			be.printer = screens.LogPrinter{}
+			return
+		}
+		var loc *time.Location
+		if be.gorm != nil {
+			loc = be.gorm.Location()
+		}
+		q := printing.NewPrintQueue(printing.QueueConfig{Printer: p, Header: printing.StoreHeader(be.st, loc), Logf: logf})
+		be.printer = q
+		be.closers = append(be.closers, func() { q.Close() })
+	case "screen":
+		repeat, _ := strconv.Atoi(set.Raw["voice_repeat"])
+		a := printing.NewAnnouncer(printing.AnnouncerConfig{Template: set.Raw["voice_template"], TemplateEN: set.Raw["voice_template_en"],
+			English: cfg.Lang == "en", Repeat: repeat, Logf: logf})
+		be.ann = a
+		be.closers = append(be.closers, func() { a.Close() })
+	}
+}
+
+// build puts the role's screen in w; it runs on the UI goroutine.
+func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg screens.Config) {
+	switch cfg.Role {
+	case "kiosk":
+		screens.NewKiosk(ctx, w, be.st, be.printer)
+	case "caller":
+		screens.NewCaller(ctx, w, be.st, cfg.Window, nil)
+	case "screen":
+		screens.NewHall(ctx, w, be.st, be.ann)
+	case "manager":
+		screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
+	}
+}
+
+// managerDeps gives the manager what this PC can do: terminals and
+// reports need the database itself, not a peer link.
+func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
+	deps := screens.ManagerDeps{Open: func(path string) error {
+		var err error
+		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
+		return err
+	}}
+	gs := be.gorm
+	if gs == nil {
+		return deps
+	}
+	deps.Terminals, deps.NewToken = gs, peer.NewToken
+	deps.Report = func(ctx context.Context, from, to string) (string, error) {
+		l, err := reports.ParseLang(lang)
+		if err != nil {
+			l = reports.LangZH
+		}
+		p, err := reports.NewPeriod(from, to, gs.Location())
+		if err != nil {
+			return "", err
+		}
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		path := filepath.Join(dir, fmt.Sprintf("jiaohao-report-%s_%s.pdf", from, to))
+		if _, err := reports.Save(ctx, gs, p, l, path, ""); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	return deps
+}
+
+// close releases everything in reverse order of opening.
+func (be *backend) close() {
+	for i := len(be.closers) - 1; i >= 0; i-- {
+		be.closers[i]()
+	}
+	be.closers = nil
+}

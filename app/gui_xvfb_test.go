@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// EnvRequireDisplay makes a missing xvfb-run fail the desktop tests
+// instead of skipping them, so CI cannot pass without running them.
+const EnvRequireDisplay = "JIAOHAO_TEST_REQUIRE_DISPLAY"
+
+// The built binary, under a virtual X display: each way of starting it
+// opens its real windows, stays up for 5 s and exits with status 0 when
+// sent SIGTERM (what a session logout or `systemctl stop` sends).
+func TestBinaryUnderXvfb(t *testing.T) {
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err == nil {
+		_, err = exec.LookPath("xwininfo")
+	}
+	if err != nil {
+		if os.Getenv(EnvRequireDisplay) == "1" {
+			t.Fatalf("%s=1 but the desktop test cannot run: %v (install xvfb and x11-utils)", EnvRequireDisplay, err)
+		}
+		t.Skipf("skipping the desktop test: %v (install xvfb and x11-utils, or set %s=1 to fail instead)", err, EnvRequireDisplay)
+	}
+	bin := filepath.Join(t.TempDir(), "jiaohao")
+	build := exec.Command("go", "build", "-o", bin, "jiaohao")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		titles []string
+	}{
+		{"demo", []string{"demo", "--lang", "en"}, []string{"Jiaohao · Kiosk", "Jiaohao · Window 1", "Jiaohao · Window 2", "Jiaohao · Hall screen", "Jiaohao · Manager"}},
+		{"setup", []string{"--lang", "en"}, []string{"Jiaohao · Setup"}},
+		{"kiosk", []string{"--role", "kiosk"}, []string{"Jiaohao · Kiosk"}},
+		{"caller", []string{"--role", "caller", "--window", "2"}, []string{"Jiaohao · Window 2"}},
+		{"screen", []string{"--role", "screen"}, []string{"Jiaohao · Hall screen"}},
+		{"manager", []string{"--role", "manager"}, []string{"Jiaohao · Manager"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := c.args
+			if c.name != "demo" && c.name != "setup" {
+				args = append(args, "--lang", "en", "--db", "sqlite:"+filepath.Join(dir, "branch.db"))
+			}
+			windows, out := runFor5s(t, xvfb, bin, dir, args)
+			if c.name == "demo" && !strings.Contains(out, "demo branch served on http://127.0.0.1:") {
+				t.Errorf("the demo did not start its peer server:\n%s", out)
+			}
+			for _, title := range c.titles {
+				if !strings.Contains(windows, `"`+title+`"`) {
+					t.Errorf("no window titled %q; X windows:\n%s\noutput:\n%s", title, windows, out)
+				}
+			}
+		})
+	}
+}
+
+// shell runs the program, lists the X windows after 5 s, then sends
+// SIGTERM and reports the exit status.
+const shell = `"$0" "$@" > "$JH_DIR/out.txt" 2>&1 &
+pid=$!
+sleep 5
+if ! kill -0 $pid 2>/dev/null; then wait $pid; echo "exited early with status $?"; exit 3; fi
+xwininfo -root -tree > "$JH_DIR/windows.txt"
+kill -TERM $pid
+wait $pid
+status=$?
+if [ $status -ne 0 ]; then echo "exit status $status after SIGTERM"; exit 4; fi
+`
+
+func runFor5s(t *testing.T, xvfb, bin, dir string, args []string) (windows, out string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, xvfb, append([]string{"-a", "sh", "-c", shell, bin}, args...)...)
+	// A private home: preferences and the default database stay in dir.
+	cmd.Env = append(os.Environ(), "JH_DIR="+dir, "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"), "LANG=en_US.UTF-8")
+	res, err := cmd.CombinedOutput()
+	w, _ := os.ReadFile(filepath.Join(dir, "windows.txt"))
+	o, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+	if err != nil {
+		t.Fatalf("%v: %s\nprogram output:\n%s", err, res, o)
+	}
+	if strings.Contains(string(o), "panic:") || strings.Contains(string(o), "goroutine ") {
+		t.Fatalf("the program crashed:\n%s", o)
+	}
+	return string(w), string(o)
+}
