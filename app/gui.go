@@ -37,10 +37,15 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	a := newFyneApp()
-	cfg, saved := screens.LoadConfig(a.Preferences())
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// Check the flags on their own before any window opens.
+	flagged := overrideConfig(screens.Config{Role: "kiosk", Window: 1}, set, *role, *window, *db, *peerURL, *token, *lang)
+	if err := flagged.Validate(); err != nil {
+		return err
+	}
+	a := newFyneApp()
+	cfg, saved := screens.LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, *role, *window, *db, *peerURL, *token, *lang)
 	forced := set["role"]
 	if saved || forced {
