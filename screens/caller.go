@@ -179,6 +179,9 @@ func (c *Caller) refreshPassed() {
 	if len(c.passedBox.Objects) == 0 {
 		c.passedBox.Add(widget.NewLabel(tr("caller.no_passed")))
 	}
+	if c.content != nil {
+		c.content.Refresh()
+	}
 }
 
 // typedKey maps F1..F5 to the main actions, like the classic caller.

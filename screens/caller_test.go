@@ -147,3 +147,13 @@ func TestCallerEmptyQueueSaysSo(t *testing.T) {
 		t.Fatalf("message %q is not the one-sentence empty-queue message", msg)
 	}
 }
+
+func TestCallerPauseAndResume(t *testing.T) {
+	c, _, _, _ := startCaller(t, 4)
+	tap(c.pause)
+	waitFor(t, "window paused", func() bool { return !c.busy && c.pause.Text == "恢复" })
+	expectButtons(t, c, "pause")
+	tap(c.pause)
+	waitFor(t, "window open", func() bool { return !c.busy && c.pause.Text == "暂停" })
+	expectButtons(t, c, "call", "pause")
+}

@@ -162,7 +162,7 @@ func (k *Kiosk) refresh() {
 	if showVIP != k.vipBtn.Visible() || imp != k.vipBtn.Importance {
 		k.vipBtn.Importance = imp
 		k.vipBtn.Hidden = !showVIP
-		k.vipBtn.Refresh()
+		k.content.Refresh()
 	}
 }
 
@@ -210,7 +210,7 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
 		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), container.NewCenter(container.NewVBox(name, info))))
 	}
-	k.tiles.Refresh()
+	k.content.Refresh()
 }
 
 func (k *Kiosk) toggleVIP() {

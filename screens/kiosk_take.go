@@ -69,6 +69,7 @@ func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip
 	k.printing.Refresh()
 	k.hideAt = time.Now().Add(k.ShowFor)
 	k.overlay.Show()
+	k.content.Refresh()
 }
 
 // Shown is the number on screen now, or "" when the tiles show.
@@ -82,4 +83,5 @@ func (k *Kiosk) Shown() string {
 func (k *Kiosk) hideTicket() {
 	k.hideAt = time.Time{}
 	k.overlay.Hide()
+	k.content.Refresh()
 }

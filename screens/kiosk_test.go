@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"jiaohao/model"
 )
 
 func TestKioskShowsNumberAndPrintsOnce(t *testing.T) {
@@ -68,4 +70,30 @@ func TestKioskOutsideBusinessHours(t *testing.T) {
 	waitFor(t, "closed", func() bool {
 		return strings.Contains(k.state.Text, "08:00-09:00") && len(k.tileBtn) > 0 && k.tileBtn[0].Disabled()
 	})
+}
+
+// The VIP entry takes the next number at the top priority, once.
+func TestKioskVIPEntry(t *testing.T) {
+	st := newStore(t)
+	take(t, st, "A", 1)
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "VIP entry", func() bool { return k.vipBtn.Visible() && len(k.tileBtn) > 0 && !k.tileBtn[0].Disabled() })
+	WithUI(func() {
+		test.Tap(k.vipBtn)
+		test.Tap(k.tileBtn[0])
+	})
+	waitFor(t, "the VIP number", func() bool { return k.Shown() == "A002" && k.vipTag.Text == "贵宾优先" })
+	tk, err := st.Ticket(context.Background(), 2)
+	if err != nil || tk.Priority != model.MinPriority {
+		t.Fatalf("VIP ticket %+v (%v), want priority %d", tk, err, model.MinPriority)
+	}
+	pos, err := st.Position(context.Background(), tk.ID)
+	if err != nil || pos.Ahead != 0 {
+		t.Fatalf("VIP ticket has %d ahead (%v), want 0", pos.Ahead, err)
+	}
+	if k.vip {
+		t.Fatal("the VIP entry stayed on for the next customer")
+	}
 }

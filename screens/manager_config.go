@@ -68,6 +68,7 @@ func (p *servicesPage) load() {
 			text := tr("services.line", kv("Code", s.Code, "Name", s.Name, "P", s.Priority, "S", s.StartNo, "W", s.Width)) + " · " + state
 			p.rows.Add(container.NewBorder(nil, nil, nil, widget.NewButton(tr("common.edit"), func() { p.edit(s) }), widget.NewLabel(text)))
 		}
+		p.content.Refresh()
 	})
 }
 
@@ -146,6 +147,7 @@ func (p *windowsPage) show(s model.Snapshot) {
 			w := w.Window
 			p.rows.Add(container.NewBorder(nil, nil, nil, widget.NewButton(tr("common.edit"), func() { p.edit(w) }), widget.NewLabel(texts[i])))
 		}
+		p.content.Refresh()
 	}
 }
 

@@ -59,6 +59,8 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 		win = append(win, tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Current", cur)))
 	}
 	m.win.set(win, widget.MediumImportance)
+	// Lines come and go: lay the page out again from the new sizes.
+	m.content.Refresh()
 }
 
 // lines is a column of labels reused by index, so live updates do not

@@ -70,6 +70,7 @@ func (p *terminalsPage) load() {
 			}
 			p.rows.Add(container.NewBorder(nil, nil, nil, revoke, widget.NewLabel(text)))
 		}
+		p.content.Refresh()
 	})
 }
 

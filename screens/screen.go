@@ -153,6 +153,8 @@ func (h *Hall) show(u update) {
 			add(tr("hall.recent_one", kv("Number", t.Number, "N", t.Window)))
 		}
 	})
+	// Rows and lines show and hide: lay the screen out again.
+	h.content.Refresh()
 	for _, ev := range u.events {
 		if (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) && ev.Ticket != nil {
 			h.startFlash()
