@@ -80,8 +80,8 @@ func (h *Hall) build() {
 	for i := range h.rows {
 		r := &h.rows[i]
 		r.bg = canvas.NewRectangle(colHallRow)
-		r.num = sc.add(bigText("", 110, colHallNum), 110)
-		r.win = sc.add(bigText("", 80, colHallText), 80)
+		r.num = sc.add(bigText("", 130, colHallNum), 130)
+		r.win = sc.add(bigText("", 96, colHallText), 96)
 		r.box = container.NewStack(r.bg, container.NewGridWithColumns(2, r.num, r.win))
 		r.box.Hide()
 		left.Add(r.box)
