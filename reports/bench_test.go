@@ -17,10 +17,32 @@ import (
 // history (about a minute of setup on two cores).
 const EnvBenchMillion = "JIAOHAO_BENCH_MILLION"
 
+// EnvBenchEngine runs the benchmarks on "postgres" or "mysql" (a fresh
+// database on the server named by the daotest DSN variable) instead of
+// SQLite.
+const EnvBenchEngine = "JIAOHAO_BENCH_ENGINE"
+
+func benchStore(b *testing.B) *dao.GormStore {
+	env := map[string]string{"postgres": daotest.EnvPostgres, "mysql": daotest.EnvMySQL}[os.Getenv(EnvBenchEngine)]
+	if env == "" {
+		return daotest.SQLite(b)
+	}
+	dsn := os.Getenv(env)
+	if dsn == "" {
+		b.Fatalf("%s=%s needs %s", EnvBenchEngine, os.Getenv(EnvBenchEngine), env)
+	}
+	st, err := dao.Open(context.Background(), daotest.FreshDatabase(b, dsn))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st
+}
+
 // BenchmarkDailyReport: one day of 3,000 tickets played through the Store,
 // then the whole report: queries, figures, PDF and CSV.
 func BenchmarkDailyReport(b *testing.B) {
-	st := daotest.SQLite(b)
+	st := benchStore(b)
 	seed(b, st, seededDay, 3000)
 	p, _ := reports.Day(seededDay, st.Location())
 	benchReport(b, st, p, 3000)
@@ -28,7 +50,7 @@ func BenchmarkDailyReport(b *testing.B) {
 
 // BenchmarkMonthReport: a 31-day range over 100,000 tickets.
 func BenchmarkMonthReport(b *testing.B) {
-	st := daotest.SQLite(b)
+	st := benchStore(b)
 	p := monthOfTickets(b, st)
 	benchReport(b, st, p, 100000)
 }
@@ -39,7 +61,7 @@ func BenchmarkMonthReportMillionHistory(b *testing.B) {
 	if os.Getenv(EnvBenchMillion) != "1" {
 		b.Skipf("set %s=1 to load a million history rows first", EnvBenchMillion)
 	}
-	st := daotest.SQLite(b)
+	st := benchStore(b)
 	p := monthOfTickets(b, st)
 	start, _ := time.ParseInLocation("2006-01-02", "2025-04-01", st.Location())
 	bulkTickets(b, st, "ticket_history", start, 334, 3000, 10_000_000)
