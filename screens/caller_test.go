@@ -157,3 +157,51 @@ func TestCallerPauseAndResume(t *testing.T) {
 	waitFor(t, "window open", func() bool { return !c.busy && c.pause.Text == "暂停" })
 	expectButtons(t, c, "call", "pause")
 }
+
+// objects lists every object under o, widgets' rendered parts included.
+func objects(o fyne.CanvasObject) []fyne.CanvasObject {
+	out := []fyne.CanvasObject{o}
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			out = append(out, objects(c)...)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			out = append(out, objects(c)...)
+		}
+	}
+	return out
+}
+
+func TestCallerTransferToAnotherWindow(t *testing.T) {
+	c, _, w, first := startCaller(t, 1)
+	tap(c.call)
+	waitFor(t, "A001 called", showing(c, "A001", model.Called))
+	tap(c.transfer)
+	var pick *widget.Select
+	var ok *widget.Button
+	WithUI(func() {
+		for _, o := range objects(w.Canvas().Overlays().Top()) {
+			switch v := o.(type) {
+			case *widget.Select:
+				pick = v
+			case *widget.Button:
+				if v.Text == "确定" {
+					ok = v
+				}
+			}
+		}
+	})
+	if pick == nil || ok == nil || !slices.Contains(pick.Options, "转到 3 号窗口（3号窗口）") || !slices.Contains(pick.Options, "转到业务 B 对公业务 排队") {
+		t.Fatalf("transfer dialog: select %v, confirm %v", pick, ok)
+	}
+	WithUI(func() {
+		pick.SetSelected("转到 3 号窗口（3号窗口）")
+		test.Tap(ok)
+	})
+	waitFor(t, "A001 gone from window 1", func() bool { return c.cur == nil && !c.busy })
+	if tk := first(); tk.Window != 3 || tk.Status != model.Called {
+		t.Fatalf("A001 at window %d %v, want called at window 3", tk.Window, tk.Status)
+	}
+}

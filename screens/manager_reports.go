@@ -2,7 +2,7 @@ package screens
 
 import (
 	"context"
-	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,17 +13,15 @@ import (
 // it; the generator is injected, so a PC without it says so.
 type reportsPage struct {
 	m        *Manager
-	from, to *widget.Entry
+	from, to *widget.DateEntry
 	run      *widget.Button
 	msg      *widget.Label
 	content  fyne.CanvasObject
 }
 
 func newReportsPage(m *Manager) *reportsPage {
-	p := &reportsPage{m: m, from: widget.NewEntry(), to: widget.NewEntry(), msg: widget.NewLabel("")}
+	p := &reportsPage{m: m, from: widget.NewDateEntry(), to: widget.NewDateEntry(), msg: widget.NewLabel("")}
 	p.msg.Wrapping = fyne.TextWrapWord
-	p.from.SetPlaceHolder("2006-01-02")
-	p.to.SetPlaceHolder("2006-01-02")
 	p.run = widget.NewButton(tr("reports.generate"), p.generate)
 	p.run.Importance = widget.HighImportance
 	form := widget.NewForm(widget.NewFormItem(tr("reports.from"), p.from), widget.NewFormItem(tr("reports.to"), p.to))
@@ -37,16 +35,23 @@ func newReportsPage(m *Manager) *reportsPage {
 
 // setDate fills today's business date into empty fields.
 func (p *reportsPage) setDate(day string) {
-	if p.from.Text == "" {
-		p.from.SetText(day)
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return
 	}
-	if p.to.Text == "" {
-		p.to.SetText(day)
+	for _, e := range []*widget.DateEntry{p.from, p.to} {
+		if e.Date == nil {
+			e.SetDate(&d)
+		}
 	}
 }
 
 func (p *reportsPage) generate() {
-	from, to := strings.TrimSpace(p.from.Text), strings.TrimSpace(p.to.Text)
+	if p.from.Date == nil || p.to.Date == nil {
+		p.msg.SetText(tr("reports.pick_dates"))
+		return
+	}
+	from, to := p.from.Date.Format(time.DateOnly), p.to.Date.Format(time.DateOnly)
 	var path string
 	p.run.Disable()
 	p.msg.SetText(tr("reports.working"))

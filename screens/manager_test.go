@@ -96,7 +96,7 @@ func TestManagerSavesSettingsTerminalsAndReports(t *testing.T) {
 		t.Fatalf("terminals in store = %+v (%v)", terms, err)
 	}
 
-	waitFor(t, "report dates", func() bool { return m.reports.from.Text != "" })
+	waitFor(t, "report dates", func() bool { return m.reports.from.Date != nil && m.reports.to.Date != nil })
 	WithUI(func() { test.Tap(m.reports.run) })
 	waitFor(t, "report written", func() bool { return strings.HasPrefix(m.reports.msg.Text, "已生成") })
 	mu.Lock()
