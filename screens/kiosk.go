@@ -40,6 +40,7 @@ type Kiosk struct {
 	tileInfo                             []*canvas.Text
 	branch, clockT, state                *canvas.Text
 	vipBtn                               *widget.Button
+	header                               *fyne.Container
 	overlay                              *fyne.Container
 	number, ahead, eta, printing, vipTag *canvas.Text
 	content                              fyne.CanvasObject
@@ -73,7 +74,7 @@ func (k *Kiosk) build() {
 	k.state.Alignment = fyne.TextAlignCenter
 	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
 	k.vipBtn.Hide()
-	header := container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
+	k.header = container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
 	footer := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(220, 64), k.vipBtn), k.state)
 	k.tilesMark = sc.mark()
 	k.tiles = container.NewGridWithColumns(2)
@@ -88,7 +89,7 @@ func (k *Kiosk) build() {
 	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewCenter(card))
 	k.overlay.Hide()
 
-	main := container.NewBorder(container.NewPadded(header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
+	main := container.NewBorder(container.NewPadded(k.header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
 	k.content = withLayout(sc, canvas.NewRectangle(colPaper), main, k.overlay)
 	k.showClock()
 }
@@ -219,7 +220,10 @@ func (k *Kiosk) toggleVIP() {
 }
 
 func (k *Kiosk) showClock() {
-	setText(k.clockT, k.clock.now().Format("15:04"))
+	if s := k.clock.now().Format("15:04"); s != k.clockT.Text {
+		setText(k.clockT, s)
+		k.header.Refresh()
+	}
 }
 
 // tick keeps the clock and the business hours current, and takes a

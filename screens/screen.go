@@ -39,6 +39,7 @@ type Hall struct {
 	recent                      [hallRecent]*canvas.Text
 	branch, date, clockT, linkT *canvas.Text
 	notice                      *marquee
+	header                      *fyne.Container
 	flash                       *fyne.Animation
 	content                     fyne.CanvasObject
 }
@@ -74,7 +75,7 @@ func (h *Hall) build() {
 	h.date = sc.add(canvas.NewText("", colDim), 34)
 	h.clockT = sc.add(canvas.NewText("", colHallText), 44)
 	h.linkT = sc.add(canvas.NewText("", colHallHot), 36)
-	header := container.NewBorder(nil, nil, h.branch, container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
+	h.header = container.NewBorder(nil, nil, h.branch, container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
 
 	left := container.NewVBox(sc.add(canvas.NewText(tr("hall.now_calling"), colDim), 36))
 	for i := range h.rows {
@@ -103,7 +104,7 @@ func (h *Hall) build() {
 	}
 	h.notice = newMarquee(sc, 40, colHallNum)
 	body := withLayout(ratio{0.62}, container.NewPadded(left), container.NewPadded(right))
-	inner := container.NewBorder(container.NewPadded(header), h.notice.box, nil, nil, body)
+	inner := container.NewBorder(container.NewPadded(h.header), h.notice.box, nil, nil, body)
 	h.content = withLayout(sc, canvas.NewRectangle(colHallBg), inner)
 	h.showClock()
 }
@@ -206,12 +207,14 @@ func (h *Hall) link(up bool) {
 	} else {
 		setText(h.linkT, tr("common.reconnecting"))
 	}
+	h.header.Refresh()
 }
 
 func (h *Hall) showClock() {
 	now := h.clock.now()
 	setText(h.date, now.Format("2006-01-02")+"  "+tr("weekday."+now.Weekday().String()))
 	setText(h.clockT, now.Format("15:04:05"))
+	h.header.Refresh() // the digits' width changes
 }
 
 // tick keeps the clock running on server time.
