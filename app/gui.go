@@ -48,13 +48,15 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	cfg, saved := screens.LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, *role, *window, *db, *peerURL, *token, *lang)
 	forced := set["role"]
-	if saved || forced {
-		if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
+		if forced {
 			return err
 		}
+		saved = false // a saved setup that no longer holds: ask again
 	}
 	if err := screens.SetLanguage(cfg.Lang); err != nil {
-		return err
+		cfg.Lang = "zh"
+		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
 	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf}
 	if saved || forced {

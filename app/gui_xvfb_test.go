@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -63,6 +65,49 @@ func TestBinaryUnderXvfb(t *testing.T) {
 				}
 			}
 		})
+	}
+	t.Run("screen over peer", func(t *testing.T) { hallOverPeer(t, xvfb, bin) })
+}
+
+// hallOverPeer starts `jiaohao serve` on a branch and the hall screen of
+// another PC connected to it by token, and checks the screen loaded the
+// queue through the server.
+func hallOverPeer(t *testing.T, xvfb, bin string) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "host.db")
+	token, err := exec.Command(bin, "token", "add", "--db", db, "--role", "screen").Output()
+	if err != nil {
+		t.Fatalf("token add: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	logPath := filepath.Join(dir, "serve.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	srv := exec.Command(bin, "serve", "--db", db, "--listen", addr)
+	srv.Stdout, srv.Stderr = logFile, logFile
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Process.Signal(syscall.SIGTERM)
+		srv.Wait()
+	}()
+	windows, out := runFor5s(t, xvfb, bin, dir, []string{"--role", "screen", "--peer", "http://" + addr,
+		"--token", strings.TrimSpace(string(token)), "--lang", "en", "--windowed"})
+	if !strings.Contains(windows, `"Jiaohao · Hall screen"`) {
+		t.Errorf("no hall window; X windows:\n%s\noutput:\n%s", windows, out)
+	}
+	served, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(served), "/api/v1/snapshot") {
+		t.Errorf("the hall never loaded the queue through the server; server log:\n%s", served)
 	}
 }
 
