@@ -135,8 +135,12 @@ func (f *follower) session(ctx context.Context) error {
 					more = false
 				}
 			}
-			for _, e := range batch {
+			for i, e := range batch {
 				if !b.apply(e) {
+					if i > 0 { // show (and announce) what came before the reload
+						f.applied.Add(int64(i))
+						f.deliver(update{snap: b.clone(), events: batch[:i]})
+					}
 					return nil
 				}
 			}
