@@ -58,12 +58,18 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		cfg.Lang = "zh"
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
-	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf}
+	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
+		override: func(c screens.Config) screens.Config {
+			return overrideConfig(c, set, *role, *window, *db, *peerURL, *token, *lang)
+		}}
 	if saved || forced {
 		l.start(cfg)
 	} else {
 		l.setup()
 	}
+	// `jiaohao settings import` rewrites the preferences of a running
+	// program: follow it.
+	a.Preferences().AddChangeListener(func() { fyne.Do(l.prefsChanged) })
 	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	defer stop()
 	a.Run()
@@ -83,37 +89,6 @@ func newFyneApp() fyne.App {
 	return a
 }
 
-// overrideConfig applies the flags given on the command line over the
-// saved configuration. --peer or --db choose how to connect; a --role
-// alone on a fresh PC hosts the branch on the embedded database.
-func overrideConfig(c screens.Config, set map[string]bool, role string, window int, db, peerURL, token, lang string) screens.Config {
-	if c.Lang == "" {
-		c.Lang = "zh"
-	}
-	if c.Mode == "" {
-		c.Mode = screens.ModeHost
-	}
-	if set["role"] {
-		c.Role = role
-	}
-	if set["window"] {
-		c.Window = window
-	}
-	if set["db"] {
-		c.Mode, c.DSN = screens.ModeDB, db
-	}
-	if set["peer"] {
-		c.Mode, c.Peer = screens.ModePeer, peerURL
-	}
-	if set["token"] {
-		c.Token = token
-	}
-	if set["lang"] {
-		c.Lang = lang
-	}
-	return c
-}
-
 // launcher runs one role at a time and swaps it when the setup changes.
 // Its methods run on the UI goroutine.
 type launcher struct {
@@ -121,10 +96,29 @@ type launcher struct {
 	windowed bool
 	logf     func(format string, args ...any)
 
+	override func(screens.Config) screens.Config // the command line's flags
+	cfg      screens.Config                      // what runs now
+
 	cancel context.CancelFunc
 	be     *backend
 	win    fyne.Window
 	demo   *demo
+}
+
+// prefsChanged restarts the role when the saved setup now says something
+// else (flags still win).
+func (l *launcher) prefsChanged() {
+	c, ok := screens.LoadConfig(l.app.Preferences())
+	if !ok || l.override == nil || l.demo != nil {
+		return
+	}
+	if c = l.override(c); c == l.cfg || c.Validate() != nil {
+		return
+	}
+	if err := screens.SetLanguage(c.Lang); err != nil {
+		return
+	}
+	l.start(c)
 }
 
 // start opens the role's window at once with a "connecting" line, and
@@ -138,7 +132,7 @@ func (l *launcher) start(cfg screens.Config) {
 	// The new window opens before the old one closes: closing the last
 	// window would end the program.
 	l.stopRole()
-	l.cancel, l.win = cancel, w
+	l.cancel, l.win, l.cfg = cancel, w, cfg
 	go func() {
 		be, err := connect(ctx, cfg, l.logf)
 		fyne.Do(func() {

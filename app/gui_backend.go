@@ -208,3 +208,34 @@ func (be *backend) close() {
 	}
 	be.closers = nil
 }
+
+// overrideConfig applies the flags given on the command line over the
+// saved configuration. --peer or --db choose how to connect; a --role
+// alone on a fresh PC hosts the branch on the embedded database.
+func overrideConfig(c screens.Config, set map[string]bool, role string, window int, db, peerURL, token, lang string) screens.Config {
+	if c.Lang == "" {
+		c.Lang = "zh"
+	}
+	if c.Mode == "" {
+		c.Mode = screens.ModeHost
+	}
+	if set["role"] {
+		c.Role = role
+	}
+	if set["window"] {
+		c.Window = window
+	}
+	if set["db"] {
+		c.Mode, c.DSN = screens.ModeDB, db
+	}
+	if set["peer"] {
+		c.Mode, c.Peer = screens.ModePeer, peerURL
+	}
+	if set["token"] {
+		c.Token = token
+	}
+	if set["lang"] {
+		c.Lang = lang
+	}
+	return c
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+
 	"jiaohao/screens"
 )
 
@@ -41,5 +43,22 @@ func TestGUIRefusesBadFlags(t *testing.T) {
 		if code != 2 || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || strings.Contains(errb.String(), "goroutine") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// A preferences change restarts the role only when the saved setup now
+// says something new and valid.
+func TestPrefsChangeLeavesSameOrBadSetupAlone(t *testing.T) {
+	a := test.NewTempApp(t)
+	running := screens.Config{Role: "caller", Mode: screens.ModeHost, Window: 2, Lang: "zh"}
+	l := &launcher{app: a, cfg: running, override: func(c screens.Config) screens.Config { return c }}
+	if err := screens.SaveConfig(a.Preferences(), running); err != nil {
+		t.Fatal(err)
+	}
+	l.prefsChanged()
+	a.Preferences().SetString("jiaohao.mode", "bogus")
+	l.prefsChanged()
+	if l.win != nil || l.cfg != running {
+		t.Fatalf("the role restarted: %+v", l.cfg)
 	}
 }
