@@ -32,6 +32,8 @@ type Kiosk struct {
 	vip      bool
 	codes    []string // services the tiles show, to rebuild only on change
 	hideAt   time.Time
+	errMsg   string // why the last tap took no number, shown for ShowFor
+	errUntil time.Time
 
 	sc                                   scaler
 	tilesMark                            int
@@ -138,6 +140,9 @@ func (k *Kiosk) open() (bool, string) {
 
 func (k *Kiosk) refresh() {
 	ok, why := k.open()
+	if ok && time.Now().Before(k.errUntil) {
+		why = k.errMsg
+	}
 	setText(k.state, why)
 	enabledSvc := k.enabledServices()
 	var codes []string

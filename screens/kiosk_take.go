@@ -40,10 +40,11 @@ func (k *Kiosk) take(code string) {
 	}, func(err error) {
 		k.busy = false
 		if err != nil {
-			setText(k.state, errText(err))
+			k.errMsg, k.errUntil = errText(err), time.Now().Add(k.ShowFor)
 			k.refresh()
 			return
 		}
+		k.errUntil = time.Time{}
 		k.showTicket(t, pos, fault, prio != 0)
 		k.refresh()
 	})

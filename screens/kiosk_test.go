@@ -97,3 +97,18 @@ func TestKioskVIPEntry(t *testing.T) {
 		t.Fatal("the VIP entry stayed on for the next customer")
 	}
 }
+
+// A tap that takes no number says why, and prints nothing.
+func TestKioskSaysWhyATapFailed(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1280, 720)
+	printer := &recorder{}
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, printer) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles", func() bool { return len(k.tileBtn) > 0 && !k.tileBtn[0].Disabled() })
+	WithUI(func() { k.take("Q") }) // a service that does not exist
+	waitFor(t, "the reason", func() bool { return !k.busy && k.state.Text != "" })
+	if k.Shown() != "" || len(printer.numbers()) != 0 {
+		t.Fatalf("a failed take showed %q and printed %v", k.Shown(), printer.numbers())
+	}
+}
