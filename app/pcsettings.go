@@ -23,6 +23,11 @@ const (
 	PCSettingsVersion = 1
 )
 
+// The setup window exports and imports the same file.
+func init() {
+	screens.SettingsFiles = &screens.SettingsFileCodec{Encode: EncodePCSettings, Decode: DecodePCSettings}
+}
+
 // pcSettingsFile is version 1 of the file. Settings is the setup window's
 // own struct, so the file and the GUI cannot drift apart.
 type pcSettingsFile struct {

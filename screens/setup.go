@@ -13,6 +13,7 @@ import (
 // queue, its window number and language. It saves to the preferences;
 // "try it on this PC" runs the demo instead.
 type Setup struct {
+	w      fyne.Window
 	prefs  fyne.Preferences
 	onDone func(Config)
 	onDemo func()
@@ -75,7 +76,7 @@ func textOf(ls []label, value string) string {
 // NewSetup shows the setup form in w, filled from the saved configuration.
 // onDone gets the saved configuration; onDemo (may be nil) runs the demo.
 func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo func()) *Setup {
-	s := &Setup{prefs: p, onDone: onDone, onDemo: onDemo}
+	s := &Setup{w: w, prefs: p, onDone: onDone, onDemo: onDemo}
 	cfg, _ := LoadConfig(p)
 	s.build(cfg)
 	w.SetContent(s.content)
@@ -108,13 +109,7 @@ func (s *Setup) build(cfg Config) {
 		}
 	})
 
-	s.role.SetSelected(textOf(roleLabels(), cfg.Role))
-	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
-	s.window.SetText(strconv.Itoa(cfg.Window))
-	s.peer.SetText(cfg.Peer)
-	s.token.SetText(cfg.Token)
-	s.dsn.SetText(cfg.DSN)
-	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
+	s.fill(cfg)
 
 	row := func(key string, o fyne.CanvasObject) *fyne.Container {
 		return container.NewBorder(nil, nil, widget.NewLabel(tr(key)), nil, o)
@@ -128,8 +123,22 @@ func (s *Setup) build(cfg Config) {
 		widget.NewLabel(tr("setup.role")), s.role, s.windowRow,
 		widget.NewLabel(tr("setup.mode")), s.mode, s.peerRows, s.dbR,
 		row("setup.lang", s.lang), s.msg, s.save)
+	if files := s.fileButtons(); files != nil {
+		form.Add(files)
+	}
 	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(demoCard, form)))
 	s.arrange()
+}
+
+// fill shows cfg in the form.
+func (s *Setup) fill(cfg Config) {
+	s.role.SetSelected(textOf(roleLabels(), cfg.Role))
+	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
+	s.window.SetText(strconv.Itoa(cfg.Window))
+	s.peer.SetText(cfg.Peer)
+	s.token.SetText(cfg.Token)
+	s.dsn.SetText(cfg.DSN)
+	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
 }
 
 // arrange shows only the fields the chosen role and mode need.
