@@ -143,6 +143,9 @@ func TestSnapshotCarriesVersionAndState(t *testing.T) {
 	if waiting["A"] != 0 || waiting["V"] != 1 || waiting["B"] != 0 {
 		t.Fatalf("waiting %v", waiting)
 	}
+	if a := snap.Services[0]; a.Code != "A" || a.Taken != 2 || a.Passed != 1 || snap.TimeZone != "Asia/Shanghai" {
+		t.Fatalf("day counts %+v zone %q", a, snap.TimeZone)
+	}
 	if snap.Windows[0].Current == nil || snap.Windows[0].Current.ID != a.ID || snap.Windows[1].Current != nil {
 		t.Fatalf("windows %+v", snap.Windows[:2])
 	}

@@ -42,7 +42,8 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 		return snap, err
 	}
 	snap.Notice = st.Notice
-	if snap.Services, err = s.serviceCounts(r, snap.BusinessDate); err != nil {
+	snap.TimeZone = s.loc.String()
+	if snap.Services, err = s.serviceCounts(r, snap.Now); err != nil {
 		return snap, err
 	}
 	if snap.Windows, err = s.windowStates(r); err != nil {
@@ -55,24 +56,37 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	return snap, err
 }
 
-func (s *GormStore) serviceCounts(r *txn, date string) ([]model.ServiceCount, error) {
+// serviceCounts counts the business day's tickets, selected by the
+// issued_at range of that day in the branch zone (index ix_ticket_issued).
+func (s *GormStore) serviceCounts(r *txn, now time.Time) ([]model.ServiceCount, error) {
 	svc, err := r.services()
 	if err != nil {
 		return nil, err
 	}
+	local := now.In(s.loc)
+	from := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, s.loc)
 	type cnt struct {
-		ServiceID int64
-		N         int
+		ServiceID      int64
+		IssueServiceID int64
+		Status         int
+		N              int
 	}
 	var counts []cnt
-	err = r.Raw("SELECT service_id, COUNT(*) AS n FROM ticket WHERE branch_id = ? AND status = 1 AND business_date = ? GROUP BY service_id",
-		s.branchID, date).Scan(&counts).Error
+	err = r.Raw(`SELECT service_id, issue_service_id, status, COUNT(*) AS n FROM ticket
+		WHERE branch_id = ? AND issued_at >= ? AND issued_at < ? GROUP BY service_id, issue_service_id, status`,
+		s.branchID, from.UTC(), from.AddDate(0, 0, 1).UTC()).Scan(&counts).Error
 	if err != nil {
 		return nil, err
 	}
-	waiting := map[int64]int{}
+	waiting, taken, passed := map[int64]int{}, map[int64]int{}, map[int64]int{}
 	for _, c := range counts {
-		waiting[c.ServiceID] = c.N
+		taken[c.IssueServiceID] += c.N
+		switch model.Status(c.Status) {
+		case model.Waiting:
+			waiting[c.ServiceID] += c.N
+		case model.Passed:
+			passed[c.IssueServiceID] += c.N
+		}
 	}
 	rows := make([]serviceRow, 0, len(svc))
 	for _, v := range svc {
@@ -86,7 +100,7 @@ func (s *GormStore) serviceCounts(r *txn, date string) ([]model.ServiceCount, er
 	})
 	out := make([]model.ServiceCount, len(rows))
 	for i, v := range rows {
-		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Enabled: v.Enabled}
+		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Taken: taken[v.ID], Passed: passed[v.ID], Enabled: v.Enabled}
 	}
 	return out, nil
 }

@@ -99,11 +99,15 @@ type Event struct {
 	WindowInfo *Window   `json:"window_info,omitempty"`
 }
 
-// ServiceCount is the live load of one service.
+// ServiceCount is the live load of one service. Taken and Passed count the
+// business day's tickets by the service they were issued under (the health
+// check's passed ratio, seed 002 §5.2).
 type ServiceCount struct {
 	Code    string `json:"code"`
 	Name    string `json:"name"`
 	Waiting int    `json:"waiting"`
+	Taken   int    `json:"taken"`
+	Passed  int    `json:"passed"`
 	Enabled bool   `json:"enabled"`
 }
 
@@ -118,6 +122,7 @@ type WindowState struct {
 type Snapshot struct {
 	Version      int64          `json:"version"`
 	BusinessDate string         `json:"business_date"`
+	TimeZone     string         `json:"time_zone"` // the branch's, e.g. Asia/Shanghai
 	Now          time.Time      `json:"now"`
 	Branch       string         `json:"branch"`
 	Services     []ServiceCount `json:"services"`

@@ -68,6 +68,9 @@ func (b *board) putTicket(kind string, from model.Status, t model.Ticket) {
 	if t.Status == model.Waiting && (from != model.Waiting || kind == model.EvTake) {
 		b.addWaiting(t.Service, 1)
 	}
+	if t.BusinessDate == b.BusinessDate {
+		b.countDay(kind, from, t)
+	}
 	held := t.Status == model.Called || t.Status == model.Serving
 	for i := range b.Windows {
 		w := &b.Windows[i]
@@ -88,6 +91,30 @@ func (b *board) putTicket(kind string, from model.Status, t model.Ticket) {
 	b.Passed = remove(b.Passed, t.ID)
 	if t.Status == model.Passed {
 		b.Passed = putFront(b.Passed, t, passedShown)
+	}
+}
+
+// countDay keeps the day's taken and passed counts (by issue service) in
+// step with the events, as the store counts them in a snapshot.
+func (b *board) countDay(kind string, from model.Status, t model.Ticket) {
+	code := t.IssueService
+	if code == "" {
+		code = t.Service
+	}
+	for i := range b.Services {
+		s := &b.Services[i]
+		if s.Code != code {
+			continue
+		}
+		if kind == model.EvTake {
+			s.Taken++
+		}
+		if t.Status == model.Passed && from != model.Passed {
+			s.Passed++
+		}
+		if from == model.Passed && t.Status != model.Passed {
+			s.Passed = max(0, s.Passed-1)
+		}
 	}
 }
 

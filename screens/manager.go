@@ -36,8 +36,7 @@ type Manager struct {
 	w    fyne.Window
 	deps ManagerDeps
 
-	snap  model.Snapshot
-	issue issueTracker
+	snap model.Snapshot
 
 	mon      *monitor
 	services *servicesPage
@@ -85,8 +84,7 @@ func (m *Manager) Content() fyne.CanvasObject { return m.content }
 // always cause one.
 func (m *Manager) show(u update) {
 	m.snap = u.snap
-	m.issue.observe(u)
-	m.mon.show(u.snap, m.issue.warnings(u.snap))
+	m.mon.show(u.snap, healthWarnings(u.snap))
 	m.windows.show(u.snap)
 	if u.reloaded {
 		m.services.load()

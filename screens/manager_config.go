@@ -56,11 +56,9 @@ func (p *servicesPage) load() {
 			return
 		}
 		p.list = got
-		p.m.issue.start = map[string]int{}
 		p.rows.RemoveAll()
 		for _, s := range got {
 			s := s
-			p.m.issue.start[s.Code] = s.StartNo
 			state := tr("services.enabled")
 			if !s.Enabled {
 				state = tr("monitor.disabled")

@@ -92,58 +92,14 @@ func (l *lines) set(texts []string, imp widget.Importance) {
 	}
 }
 
-// issueTracker estimates the day's tickets per service from the highest
-// sequence number seen: the snapshot carries the live queue, not the
-// day's totals, and numbers are issued in sequence from the start number.
-type issueTracker struct {
-	date   string
-	maxSeq map[string]int
-	start  map[string]int // start numbers, from the services page
-}
-
-func (it *issueTracker) observe(u update) {
-	if it.date != u.snap.BusinessDate || it.maxSeq == nil {
-		it.date, it.maxSeq = u.snap.BusinessDate, map[string]int{}
-	}
-	see := func(t model.Ticket) {
-		code := t.IssueService
-		if code == "" {
-			code = t.Service
-		}
-		if t.BusinessDate == it.date && t.SeqNo > it.maxSeq[code] {
-			it.maxSeq[code] = t.SeqNo
-		}
-	}
-	for _, t := range u.snap.RecentCalls {
-		see(t)
-	}
-	for _, t := range u.snap.Passed {
-		see(t)
-	}
-	for _, w := range u.snap.Windows {
-		if w.Current != nil {
-			see(*w.Current)
-		}
-	}
-	for _, e := range u.events {
-		if e.Ticket != nil {
-			see(*e.Ticket)
-		}
-	}
-}
-
-// warnings lists the seed 002 §5.2 health warnings for s.
-func (it *issueTracker) warnings(s model.Snapshot) []string {
+// healthWarnings lists the seed 002 §5.2 health warnings for s, from the
+// day's exact counts that the snapshot carries and the events keep current.
+func healthWarnings(s model.Snapshot) []string {
 	var out []string
 	issued, passed := 0, 0
 	for _, c := range s.Services {
-		start := max(it.start[c.Code], 1)
-		issued += max(it.maxSeq[c.Code]-start+1, c.Waiting, 0)
-	}
-	for _, t := range s.Passed {
-		if t.BusinessDate == s.BusinessDate {
-			passed++
-		}
+		issued += c.Taken
+		passed += c.Passed
 	}
 	if issued > 0 && float64(passed)/float64(issued) > passedRatioWarn {
 		out = append(out, tr("monitor.warn_passed", kv("P", passed, "N", issued, "R", passed*100/issued)))
