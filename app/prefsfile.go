@@ -119,9 +119,12 @@ func (p *filePrefs) get(key string) (any, bool) {
 func (p *filePrefs) set(key string, v any) {
 	p.mu.Lock()
 	p.values[key] = v
-	ls := append([]func(){}, p.listeners...)
 	p.mu.Unlock()
-	for _, l := range ls {
+	p.changed()
+}
+
+func (p *filePrefs) changed() {
+	for _, l := range p.ChangeListeners() {
 		l()
 	}
 }
@@ -215,6 +218,7 @@ func (p *filePrefs) RemoveValue(key string) {
 	p.mu.Lock()
 	delete(p.values, key)
 	p.mu.Unlock()
+	p.changed()
 }
 
 func (p *filePrefs) AddChangeListener(l func()) {
