@@ -31,7 +31,7 @@ func onPC(t *testing.T) (prefsFile string) {
 }
 
 var callerPC = screens.Config{Role: "caller", Mode: screens.ModePeer, Window: 2,
-	Peer: "http://192.168.1.10:8600", Token: "tok-window-2", Lang: "zh"}
+	Peer: "http://192.168.1.10:8520", Token: "tok-window-2", Lang: "zh"}
 
 // TestSettingsRoundTrip: what the setup window saved on one PC is exported
 // to a file and imported on another, through the command line, with the

@@ -92,7 +92,7 @@ func (s *Setup) build(cfg Config) {
 	s.mode = widget.NewRadioGroup(texts(modeLabels()), func(string) { s.arrange() })
 	s.window = widget.NewEntry()
 	s.peer = widget.NewEntry()
-	s.peer.SetPlaceHolder("http://192.168.1.10:8600")
+	s.peer.SetPlaceHolder("http://192.168.1.10:8520")
 	s.token = widget.NewPasswordEntry()
 	s.dsn = widget.NewEntry()
 	s.dsn.SetPlaceHolder("sqlserver://user:pass@host:1433?database=jiaohao")

@@ -19,12 +19,12 @@ func TestSetupSavesAndReloads(t *testing.T) {
 	s.role.SetSelected(textOf(roleLabels(), "caller"))
 	s.mode.SetSelected(textOf(modeLabels(), ModePeer))
 	s.window.SetText("3")
-	s.peer.SetText("http://192.168.1.10:8600")
+	s.peer.SetText("http://192.168.1.10:8520")
 	s.token.SetText("jh_secret")
 	s.lang.SetSelected("English")
 	test.Tap(s.save)
 
-	want := Config{Role: "caller", Mode: ModePeer, Window: 3, Peer: "http://192.168.1.10:8600", Token: "jh_secret", Lang: "en"}
+	want := Config{Role: "caller", Mode: ModePeer, Window: 3, Peer: "http://192.168.1.10:8520", Token: "jh_secret", Lang: "en"}
 	if len(done) != 1 || done[0] != want {
 		t.Fatalf("done got %+v, want [%+v]", done, want)
 	}
