@@ -23,6 +23,9 @@ func (s *GormStore) CallNext(ctx context.Context, window int, service string) (m
 		if model.WindowStatus(w.Status) != model.WindowOpen {
 			return model.Errorf(model.EWindowNotOpen, "%d 号窗口已%s，不能叫号", window, windowStatusLabel(model.WindowStatus(w.Status)))
 		}
+		if err := t.checkFree(w, model.Serving); err != nil {
+			return err
+		}
 		ids, err := t.servedIDs(window, strings.TrimSpace(service))
 		if err != nil {
 			return err
@@ -107,6 +110,31 @@ func (t *txn) ticket(id int64) (ticketRow, error) {
 		return ticketRow{}, model.Errorf(model.ENotFound, "没有编号为 %d 的号码 (unknown ticket)", id)
 	}
 	return rows[0], nil
+}
+
+// checkFree refuses when the window holds a ticket of today in one of the
+// busy states: a window never has two customers at its desk (seed 002). A
+// ticket left from an earlier day does not block the window.
+func (t *txn) checkFree(w windowRow, busy ...model.Status) error {
+	if w.CurrentTicketID == nil {
+		return nil
+	}
+	cur, err := t.ticket(*w.CurrentTicketID)
+	if model.IsCode(err, model.ENotFound) {
+		return nil // archived
+	}
+	if err != nil {
+		return err
+	}
+	if cur.BusinessDate != t.date {
+		return nil
+	}
+	for _, s := range busy {
+		if model.Status(cur.Status) == s {
+			return model.Errorf(model.EConflict, "%d 号窗口的 %s %s，请先处理 (window busy)", w.Number, cur.Number, model.StatusLabel(s))
+		}
+	}
+	return nil
 }
 
 // holdTicket makes id the window's current ticket.

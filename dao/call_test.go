@@ -20,10 +20,23 @@ func TestConcurrentCallNext(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// 8 kiosks take concurrently, as in a morning rush.
 		codes := []string{"A", "B", "V", "A"}
-		for i := 0; i < tickets; i++ {
-			take(t, s, codes[i%len(codes)], 0)
+		var kw sync.WaitGroup
+		for k := 0; k < 8; k++ {
+			kw.Add(1)
+			go func(k int) {
+				defer kw.Done()
+				for i := k; i < tickets; i += 8 {
+					if _, err := s.TakeTicket(bg, codes[i%len(codes)], 0, "k"); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}(k)
 		}
+		kw.Wait()
+		assertIssueOrderFollowsNumbers(t, s)
 		var mu sync.Mutex
 		got := map[int64]int{}
 		perWindow := make([][]model.Ticket, windows+1)
@@ -80,6 +93,26 @@ func TestConcurrentCallNext(t *testing.T) {
 			t.Fatalf("%d events, want %d (take + call per ticket, plus window setup)", n, 2*tickets+windows-4)
 		}
 	})
+}
+
+// assertIssueOrderFollowsNumbers: within a service, a later number never
+// sorts before an earlier one, however the kiosks' transactions interleaved.
+func assertIssueOrderFollowsNumbers(t *testing.T, s *dao.GormStore) {
+	t.Helper()
+	var rows []struct {
+		IssueServiceID int64
+		SeqNo          int
+		SortKey        int64
+	}
+	if err := s.DB().Raw("SELECT issue_service_id, seq_no, sort_key FROM ticket ORDER BY issue_service_id, seq_no").Scan(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(rows); i++ {
+		a, b := rows[i-1], rows[i]
+		if a.IssueServiceID == b.IssueServiceID && a.SortKey >= b.SortKey {
+			t.Fatalf("service %d: number %d sorts at or after number %d", a.IssueServiceID, a.SeqNo, b.SeqNo)
+		}
+	}
 }
 
 // before reports whether a is served before b (lane, priority, issue order).

@@ -23,7 +23,7 @@ type dbClock struct {
 func (c *dbClock) now(ctx context.Context, read func(context.Context) (time.Time, error)) (time.Time, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.local.IsZero() && time.Since(c.local) < clockResync {
+	if !c.local.IsZero() && time.Since(c.local) < clockResync && !c.slept() {
 		return c.base.Add(time.Since(c.local)), nil
 	}
 	t0 := time.Now()
@@ -34,6 +34,17 @@ func (c *dbClock) now(ctx context.Context, read func(context.Context) (time.Time
 	rtt := time.Since(t0)
 	c.base, c.local = t.UTC(), t0.Add(rtt/2)
 	return c.base.Add(time.Since(c.local)), nil
+}
+
+// slept reports whether the PC was suspended since the reading: the
+// monotonic clock stands still during sleep while the wall clock moves, so
+// the extrapolation would lag (a ticket after waking could get yesterday's
+// date). Then the database clock is read again.
+func (c *dbClock) slept() bool {
+	wall := time.Now().Round(0).Sub(c.local.Round(0))
+	mono := time.Since(c.local)
+	d := wall - mono
+	return d > time.Second || d < -time.Second
 }
 
 // codeCache maps service ids to codes. A service's id and code never change

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -134,7 +135,9 @@ func dialector(dsn, isolation string) (gorm.Dialector, dialect, error) {
 				return nil, nil, model.Errorf(model.EUnavailable, "无法创建数据库目录 %s: %v", filepath.Dir(path), err)
 			}
 		}
-		q := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		// synchronous(FULL): a number committed and printed must survive a
+		// power cut, or the next one would be issued again.
+		q := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
 		return sqlite.Open(path + "?" + q), sqliteDialect{}, nil
 	case "postgres", "postgresql":
 		u, err := url.Parse(dsn)
@@ -178,7 +181,9 @@ func dialector(dsn, isolation string) (gorm.Dialector, dialect, error) {
 // Redact hides the password of a DSN so it can appear in messages and logs.
 func Redact(dsn string) string {
 	u, err := url.Parse(dsn)
-	if err != nil || u.Scheme == "" || u.Opaque != "" {
+	if err != nil || u.Scheme == "" || u.Opaque != "" || strings.ContainsAny(dsn, "; ") {
+		// key=value forms (ADO.NET "Password=…;", libpq "password=… ")
+		dsn = keyedSecret.ReplaceAllString(dsn, "${1}xxxxx")
 		if i := strings.LastIndex(dsn, "@"); i >= 0 {
 			return "…" + dsn[i:]
 		}
@@ -198,6 +203,8 @@ func Redact(dsn string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+var keyedSecret = regexp.MustCompile(`(?i)((?:password|pwd)\s*=\s*)[^;\s&]*`)
 
 // DB is the handle for reports and archiving; roles never use it.
 func (s *GormStore) DB() *gorm.DB { return s.db }

@@ -98,6 +98,9 @@ func (s *GormStore) Transfer(ctx context.Context, id int64, window int, to model
 		if model.WindowStatus(w.Status) == model.WindowClosed {
 			return n, model.Errorf(model.EWindowNotOpen, "%d 号窗口已关闭，不能转入", to.Window)
 		}
+		if err := t.checkFree(w, model.Called, model.Serving); err != nil {
+			return n, err
+		}
 		if _, err := t.servedIDs(to.Window, c.Service); err != nil {
 			return n, err
 		}

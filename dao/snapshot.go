@@ -49,7 +49,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Windows, err = s.windowStates(r); err != nil {
 		return snap, err
 	}
-	if snap.RecentCalls, err = s.recentCalls(r); err != nil {
+	if snap.RecentCalls, err = s.recentCalls(r, snap.BusinessDate); err != nil {
 		return snap, err
 	}
 	snap.Passed, err = s.tickets(r, "branch_id = ? AND status = 3 AND business_date = ?", []any{s.branchID, snap.BusinessDate}, "called_at DESC", passedShown)
@@ -138,7 +138,7 @@ func (s *GormStore) windowStates(r *txn) ([]model.WindowState, error) {
 
 // recentCalls walks the event log backwards (primary key order) instead of
 // sorting the day's tickets.
-func (s *GormStore) recentCalls(r *txn) ([]model.Ticket, error) {
+func (s *GormStore) recentCalls(r *txn, date string) ([]model.Ticket, error) {
 	var evs []eventRow
 	err := r.Select("ticket_id").Where("branch_id = ? AND kind IN ?", s.branchID, []string{model.EvCall, model.EvRecall, model.EvUndoPass}).
 		Order("version DESC").Limit(recentCallsShown * 3).Find(&evs).Error
@@ -166,7 +166,7 @@ func (s *GormStore) recentCalls(r *txn) ([]model.Ticket, error) {
 	}
 	out := make([]model.Ticket, 0, len(ids))
 	for _, id := range ids {
-		if t, ok := byID[id]; ok {
+		if t, ok := byID[id]; ok && t.BusinessDate == date { // yesterday's calls do not open the day
 			out = append(out, t)
 		}
 	}

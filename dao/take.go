@@ -47,10 +47,14 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		if priority == 0 {
 			priority = svc.Priority
 		}
+		key, err := t.issueKey(svc.ID, seq)
+		if err != nil {
+			return err
+		}
 		row := ticketRow{
 			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
 			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
-			Lane: int(model.LaneNormal), SortKey: t.now.UnixMicro() * sortKeyScale, PublicID: newPublicID(),
+			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
 			Source: source, IssuedAt: t.now,
 		}
 		if err := t.Create(&row).Error; err != nil {
@@ -70,6 +74,24 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 // sortKeyScale leaves room between two tickets issued a microsecond apart,
 // so a requeued ticket can be placed between them.
 const sortKeyScale = 1000
+
+// issueKey is the new number's place in issue order: its issue time, but
+// never before the service's previous number. The clock is read before the
+// sequence row is locked, so with several kiosks at once the time alone
+// would not follow the numbers (A004 could be called before A002).
+func (t *txn) issueKey(serviceID int64, seq int) (int64, error) {
+	key := t.now.UnixMicro() * sortKeyScale
+	var prev []int64
+	err := t.Raw("SELECT sort_key FROM ticket WHERE branch_id = ? AND issue_service_id = ? AND business_date = ? AND seq_no = ?",
+		t.s.branchID, serviceID, t.date, seq-1).Scan(&prev).Error
+	if err != nil {
+		return 0, err
+	}
+	if len(prev) > 0 && prev[0] >= key {
+		key = prev[0] + sortKeyScale
+	}
+	return key, nil
+}
 
 // nextSeq increments the day's sequence row, creating it at start_no - 1
 // first when the day has none yet (no reset job, no race at midnight).

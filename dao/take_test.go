@@ -49,6 +49,7 @@ func TestConcurrentTake(t *testing.T) {
 				t.Fatalf("sequence %d at position %d: not 1..%d contiguous", n, i, total)
 			}
 		}
+		assertIssueOrderFollowsNumbers(t, s)
 		if len(numbers) != total || !numbers["A001"] || !numbers["A1000"] {
 			t.Fatalf("%d distinct numbers; A001 %v A1000 %v", len(numbers), numbers["A001"], numbers["A1000"])
 		}

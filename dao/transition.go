@@ -70,9 +70,9 @@ func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
 	}
 	res := t.Exec(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
 		call_count = ?, called_at = ?, serve_started_at = ?, finished_at = ?
-		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ?`,
+		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ? AND service_id = ? AND COALESCE(window_no, 0) = ?`,
 		int(n.Status), int(n.Lane), n.Priority, n.SortKey, serviceID, intPtr(n.Window), n.CallCount,
-		n.CalledAt, n.ServeStartAt, n.FinishedAt, old.ID, old.Status, old.CallCount, old.SortKey)
+		n.CalledAt, n.ServeStartAt, n.FinishedAt, old.ID, old.Status, old.CallCount, old.SortKey, old.ServiceID, derefInt(old.WindowNo))
 	if res.Error != nil {
 		return res.Error
 	}
@@ -100,6 +100,13 @@ func (t *txn) syncWindows(cur, next model.Ticket) error {
 }
 
 func at(t *txn) time.Time { return t.now }
+
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
 
 // Recall re-announces a called ticket at its window.
 func (s *GormStore) Recall(ctx context.Context, id int64, window int) (model.Ticket, error) {
@@ -130,7 +137,7 @@ func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.T
 		if model.WindowStatus(w.Status) != model.WindowOpen {
 			return n, model.Errorf(model.EWindowNotOpen, "%d 号窗口未开放，不能召回过号", n.Window)
 		}
-		return n, nil
+		return n, t.checkFree(w, model.Serving)
 	})
 }
 

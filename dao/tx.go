@@ -101,8 +101,8 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 // row lock orders commits, so versions become visible without gaps.
 func (t *txn) logEvents() error {
 	actor := ActorFrom(t.ctx)
-	if len(actor) > 60 {
-		actor = actor[:60]
+	if r := []rune(actor); len(r) > 60 {
+		actor = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the server
 	}
 	for _, e := range t.events {
 		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Note: e.note})
