@@ -119,6 +119,8 @@ func (s *sim) windowFree(p *step) error {
 		return nil
 	case model.EWindowNotServing, model.EWindowNotOpen:
 		return nil // a window set up to serve nothing sits the day out
+	case model.EConflict:
+		return nil // a customer forgotten in "serving" keeps the desk busy until close
 	}
 	c, err := s.track(t, err)
 	if err != nil {
