@@ -99,6 +99,7 @@ func (f *follower) session(ctx context.Context) error {
 	}
 	f.reloads.Add(1)
 	f.clock.set(snap.Now)
+	f.clock.setZone(snap.TimeZone)
 	b := &board{Snapshot: snap}
 	f.deliver(update{snap: b.clone(), reloaded: true})
 	f.setLink(true)
@@ -158,7 +159,31 @@ func (f *follower) deliver(u update) {
 // serverClock is the store's clock as seen from this PC: the offset to the
 // local clock is measured at each snapshot and heartbeat, so the clock on
 // a screen shows server time even when the PC's own clock is off.
-type serverClock struct{ offset atomic.Int64 }
+//
+// Times are shown in the branch's zone from the snapshot, not the PC's, so a
+// PC set to the wrong zone still shows the hall the right hour and opens
+// the kiosk at the right time.
+type serverClock struct {
+	offset atomic.Int64
+	zone   atomic.Pointer[time.Location]
+}
+
+// setZone takes the branch's zone name; an unknown name keeps the last.
+func (c *serverClock) setZone(name string) {
+	if name == "" {
+		return
+	}
+	if loc, err := time.LoadLocation(name); err == nil {
+		c.zone.Store(loc)
+	}
+}
+
+func (c *serverClock) in(t time.Time) time.Time {
+	if loc := c.zone.Load(); loc != nil {
+		return t.In(loc)
+	}
+	return t
+}
 
 // frozenNow, when set (by tests and screenshots, before any screen is
 // built), stops every clock at that instant so renders are repeatable.
@@ -173,7 +198,7 @@ func (c *serverClock) set(server time.Time) {
 // now is the server's current time.
 func (c *serverClock) now() time.Time {
 	if !frozenNow.IsZero() {
-		return frozenNow
+		return c.in(frozenNow)
 	}
-	return time.Now().Add(time.Duration(c.offset.Load()))
+	return c.in(time.Now().Add(time.Duration(c.offset.Load())))
 }
