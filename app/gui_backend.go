@@ -125,24 +125,15 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 	}
 	switch cfg.Role {
 	case "kiosk":
-		addr := set.Raw["printer"]
-		if addr == "" {
-			be.printer = screens.LogPrinter{}
-			return
-		}
-		p, err := printing.OpenPrinter(addr)
-		if err != nil {
-			logf("printer: %s", model.ErrorMessage(err))
-			be.printer = screens.LogPrinter{}
-			return
-		}
 		var loc *time.Location
 		if be.gorm != nil {
 			loc = be.gorm.Location()
 		}
-		q := printing.NewPrintQueue(printing.QueueConfig{Printer: p, Header: printing.StoreHeader(be.st, loc), Logf: logf})
+		q := printing.NewPrintQueue(printing.QueueConfig{Printer: unknownPrinter{}, Header: printing.StoreHeader(be.st, loc), Logf: logf})
 		be.printer = q
-		be.closers = append(be.closers, func() { q.Close() })
+		qctx, cancel := context.WithCancel(ctx)
+		be.closers = append(be.closers, func() { cancel(); q.Close() })
+		go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
 	case "screen":
 		repeat, _ := strconv.Atoi(set.Raw["voice_repeat"])
 		a := printing.NewAnnouncer(printing.AnnouncerConfig{Template: set.Raw["voice_template"], TemplateEN: set.Raw["voice_template_en"],
@@ -151,6 +142,63 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		be.closers = append(be.closers, func() { a.Close() })
 	}
 }
+
+// printerCheck is how often a kiosk looks at the branch's printer setting,
+// so a kiosk started before its host, or a printer changed by the manager,
+// needs no restart.
+const printerCheck = 30 * time.Second
+
+// followPrinter points the kiosk's print queue at the configured printer
+// and keeps it there while the setting changes.
+func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, known bool, addr string, logf func(string, ...any)) {
+	current := "\x00" // nothing chosen yet
+	for {
+		if known && addr != current {
+			current = addr
+			if addr == "" {
+				q.SetPrinter(noPrinter{logf})
+			} else if p, err := printing.OpenPrinter(addr); err != nil {
+				logf("printer: %s", model.ErrorMessage(err))
+				q.SetPrinter(noPrinter{logf})
+			} else {
+				q.SetPrinter(p)
+			}
+		}
+		wait := printerCheck
+		if !known {
+			wait = 2 * time.Second // the host is not reachable yet: jobs wait in the queue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if set, err := st.Settings(ctx); err == nil {
+			known, addr = true, set.Raw["printer"]
+		}
+	}
+}
+
+// unknownPrinter holds jobs (the queue retries them) until the kiosk has
+// read which printer it has.
+type unknownPrinter struct{}
+
+func (unknownPrinter) Print(context.Context, printing.Slip) error {
+	return model.Errorf(model.EUnavailable, "打印机设置尚未读取 (printer settings not loaded yet)")
+}
+
+func (unknownPrinter) String() string { return "not yet known" }
+
+// noPrinter stands in while no printer is configured: the ticket number is
+// on screen and in the log, nothing waits for paper.
+type noPrinter struct{ logf func(string, ...any) }
+
+func (n noPrinter) Print(_ context.Context, s printing.Slip) error {
+	n.logf("no printer configured: ticket not printed")
+	return nil
+}
+
+func (noPrinter) String() string { return "none" }
 
 // build puts the role's screen in w; it runs on the UI goroutine.
 func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg screens.Config) {
