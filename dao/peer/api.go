@@ -84,8 +84,8 @@ func actorName(p principal) string {
 	if p.Window > 0 {
 		name = fmt.Sprintf("%s@%d", name, p.Window)
 	}
-	if len(name) > 60 {
-		name = name[:60]
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the database
 	}
 	return name
 }
