@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -232,19 +231,12 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 		if err != nil {
 			l = reports.LangZH
 		}
-		p, err := reports.NewPeriod(from, to, gs.Location())
-		if err != nil {
-			return "", err
-		}
 		dir, err := os.UserHomeDir()
 		if err != nil {
 			dir = os.TempDir()
 		}
-		path := filepath.Join(dir, fmt.Sprintf("jiaohao-report-%s_%s.pdf", from, to))
-		if _, err := reports.Save(ctx, gs, p, l, path, ""); err != nil {
-			return "", err
-		}
-		return path, nil
+		// The CSV is written next to the PDF, for the spreadsheet.
+		return reports.SaveInDir(ctx, gs, from, to, l, dir)
 	}
 	return deps
 }
