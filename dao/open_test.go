@@ -42,11 +42,11 @@ func TestOpenUnreachableServer(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://u:pw@h:5432/db":            "postgres://u:xxxxx@h:5432/db",
-		"sqlserver://sa:pw@h?database=q":       "sqlserver://sa:xxxxx@h?database=q",
-		"sqlite:/tmp/x.db":                     "sqlite:/tmp/x.db",
-		"sqlserver://h?password=pw&database=q": "sqlserver://h?database=q&password=xxxxx",
-		"Server=db;User Id=sa;Password=S3cret;": "Server=db;User Id=sa;Password=xxxxx;",
+		"postgres://u:pw@h:5432/db":               "postgres://u:xxxxx@h:5432/db",
+		"sqlserver://sa:pw@h?database=q":          "sqlserver://sa:xxxxx@h?database=q",
+		"sqlite:/tmp/x.db":                        "sqlite:/tmp/x.db",
+		"sqlserver://h?password=pw&database=q":    "sqlserver://h?database=q&password=xxxxx",
+		"Server=db;User Id=sa;Password=S3cret;":   "Server=db;User Id=sa;Password=xxxxx;",
 		"host=db user=u password=S3cret dbname=q": "host=db user=u password=xxxxx dbname=q",
 	} {
 		if got := dao.Redact(in); got != want {
