@@ -14,6 +14,7 @@ import (
 
 	"jiaohao/assets"
 	"jiaohao/model"
+	"jiaohao/printing"
 	"jiaohao/screens"
 )
 
@@ -34,8 +35,14 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	token := fs.String("token", "", "this PC's terminal token for --peer")
 	lang := fs.String("lang", "", "zh or en")
 	windowed := fs.Bool("windowed", false, "keep the kiosk and the hall screen out of full screen")
+	led := fs.String("led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *led != "" {
+		if _, err := printing.ParseLEDAddress(*led); err != nil {
+			return err
+		}
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -58,7 +65,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		cfg.Lang = "zh"
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
-	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
+	l := &launcher{app: a, windowed: *windowed, led: *led, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
 		override: func(c screens.Config) screens.Config {
 			return overrideConfig(c, set, *role, *window, *db, *peerURL, *token, *lang)
 		}}
@@ -94,6 +101,7 @@ func newFyneApp() fyne.App {
 type launcher struct {
 	app      fyne.App
 	windowed bool
+	led      string // LED bar address from --led; "" for none
 	logf     func(format string, args ...any)
 
 	override func(screens.Config) screens.Config // the command line's flags
@@ -135,6 +143,9 @@ func (l *launcher) start(cfg screens.Config) {
 	l.cancel, l.win, l.cfg = cancel, w, cfg
 	go func() {
 		be, err := connect(ctx, cfg, l.logf)
+		if err == nil && l.led != "" {
+			be.startLED(ctx, l.led, cfg, l.logf)
+		}
 		fyne.Do(func() {
 			if ctx.Err() != nil {
 				if be != nil {
@@ -170,9 +181,25 @@ func (l *launcher) place(w fyne.Window, role string) {
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu(screens.Text("menu.app"),
 			fyne.NewMenuItem(screens.Text("menu.setup"), l.setup))))
 	}
+	// Staff reprint a kiosk's last ticket (a jammed or torn slip).
+	if role == "kiosk" {
+		w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
+			func(fyne.Shortcut) { l.reprint() })
+	}
 	// Staff reach the setup of a kiosk or hall screen from its keyboard.
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
 		func(fyne.Shortcut) { l.setup() })
+}
+
+// reprint hands the print queue its last ticket again, if this kiosk has a
+// real printer queue.
+func (l *launcher) reprint() {
+	if l.be == nil {
+		return
+	}
+	if r, ok := l.be.printer.(interface{ ReprintLast() }); ok {
+		r.ReprintLast()
+	}
 }
 
 func (l *launcher) showFailure(w fyne.Window, err error) {

@@ -142,6 +142,34 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 	}
 }
 
+// startLED drives an LED bar from the event stream: a caller's bar shows its
+// window's call, any other role's bar the hall's last calls. A dead port is
+// retried and logged; it never blocks the role.
+func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
+	a, err := printing.ParseLEDAddress(addr)
+	if err != nil {
+		logf("LED: %s", model.ErrorMessage(err))
+		return
+	}
+	a.Config.Logf = logf
+	led, err := printing.NewLED(a.Config)
+	if err != nil {
+		logf("LED: %s", model.ErrorMessage(err))
+		return
+	}
+	board := &printing.LEDBoard{Display: led, Lines: a.Lines}
+	if cfg.Role == "caller" {
+		board.Window = cfg.Window
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	be.closers = append(be.closers, func() { cancel(); <-done; led.Close() })
+	go func() {
+		defer close(done)
+		printing.RunLEDBoards(lctx, be.st, board)
+	}()
+}
+
 // printerCheck is how often a kiosk looks at the branch's printer setting,
 // so a kiosk started before its host, or a printer changed by the manager,
 // needs no restart.

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/screens"
+)
+
+// --led drives a real serial port: a caller's bar receives its window's
+// call, framed and encoded as configured.
+func TestLEDFlagDrivesCallerBar(t *testing.T) {
+	if _, err := exec.LookPath("socat"); err != nil {
+		if os.Getenv("JIAOHAO_TEST_REQUIRE_DEVICES") == "1" {
+			t.Fatal("socat is not installed but JIAOHAO_TEST_REQUIRE_DEVICES=1")
+		}
+		t.Skip("socat not installed: no virtual serial port")
+	}
+	dir := t.TempDir()
+	bar, reader := filepath.Join(dir, "bar"), filepath.Join(dir, "reader")
+	socat := exec.Command("socat", "pty,raw,echo=0,link="+bar, "pty,raw,echo=0,link="+reader)
+	if err := socat.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer socat.Process.Kill()
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(reader); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	in, err := os.Open(reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+
+	st := daotest.SQLite(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	be := &backend{st: st}
+	be.startLED(ctx, "led+serial://"+bar+"?encoding=utf-8&prefix=02&suffix=03", screens.Config{Role: "caller", Window: 3}, t.Logf)
+	defer be.close()
+	defer cancel()
+	if _, err := st.TakeTicket(ctx, "A", 0, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CallNext(ctx, 3, ""); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(in).ReadString(0x03)
+		line <- s
+	}()
+	select {
+	case got := <-line:
+		if !strings.HasPrefix(got, "\x02") || !strings.Contains(got, "A001") || !strings.Contains(got, "3") {
+			t.Fatalf("bar received %q", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing reached the LED bar")
+	}
+}
