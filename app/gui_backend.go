@@ -134,9 +134,13 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		be.closers = append(be.closers, func() { cancel(); q.Close() })
 		go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
 	case "screen":
-		repeat, _ := strconv.Atoi(set.Raw["voice_repeat"])
-		a := printing.NewAnnouncer(printing.AnnouncerConfig{Template: set.Raw["voice_template"], TemplateEN: set.Raw["voice_template_en"],
-			English: cfg.Lang == "en", Repeat: repeat, Logf: logf})
+		chime := ""
+		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
+			chime = printing.ChimeDefault
+		}
+		ac := printing.AnnouncerSettings(set, set.Raw["voice_engine"], chime)
+		ac.English, ac.Logf = ac.English && cfg.Lang == "en", logf
+		a := printing.NewAnnouncer(ac)
 		be.ann = a
 		be.closers = append(be.closers, func() { a.Close() })
 	}

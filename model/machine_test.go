@@ -185,3 +185,16 @@ func TestStatusNamesRoundTrip(t *testing.T) {
 		t.Fatal("unknown status accepted")
 	}
 }
+
+func TestVoiceSettings(t *testing.T) {
+	for _, good := range [][2]string{{"voice_engine", "espeak-ng"}, {"voice_engine", "sapi"}, {"voice_chime", "false"}} {
+		if err := ValidateSetting(good[0], good[1]); err != nil {
+			t.Errorf("%s=%s refused: %v", good[0], good[1], err)
+		}
+	}
+	for _, bad := range [][2]string{{"voice_engine", "festival"}, {"voice_chime", "loud"}} {
+		if err := ValidateSetting(bad[0], bad[1]); ErrorCode(err) != EInvalidInput {
+			t.Errorf("%s=%s accepted", bad[0], bad[1])
+		}
+	}
+}

@@ -21,6 +21,8 @@ var DefaultSettings = map[string]string{
 	"voice_template":        "请 {number} 号到 {window} 号窗口办理",
 	"voice_template_en":     "Number {number}, please go to window {window}",
 	"voice_repeat":          "2",
+	"voice_engine":          "auto", // auto, espeak-ng, sapi, say
+	"voice_chime":           "true",
 	"printer":               "",
 	"customer_url":          "",
 	"avg_service_s":         "300",
@@ -70,9 +72,15 @@ func ValidateSetting(key, value string) error {
 		if _, _, err := parseHours(value); err != nil {
 			return err
 		}
-	case "vip_enabled":
+	case "vip_enabled", "voice_chime":
 		if _, err := strconv.ParseBool(value); err != nil {
-			return Errorf(EInvalidInput, "设置项 vip_enabled 须为 true 或 false")
+			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
+		}
+	case "voice_engine":
+		switch value {
+		case "auto", "espeak-ng", "sapi", "say":
+		default:
+			return Errorf(EInvalidInput, "语音引擎须为 auto、espeak-ng、sapi 或 say，收到 %q", value)
 		}
 	}
 	if len(value) > 1000 {

@@ -29,8 +29,9 @@ const (
 // Each call is announced once, in order, by the Announcer.
 type Hall struct {
 	base
-	ann Announcer
-	say chan model.Ticket
+	ann  Announcer
+	say  chan model.Ticket
+	down bool // the link to the queue is lost
 
 	sc                          scaler
 	rows                        [hallRows]hallRow
@@ -202,18 +203,29 @@ func (h *Hall) startFlash() {
 }
 
 func (h *Hall) link(up bool) {
-	if up {
-		setText(h.linkT, "")
-	} else {
-		setText(h.linkT, tr("common.reconnecting"))
-	}
+	h.down = !up
+	h.showStatus()
 	h.header.Refresh()
+}
+
+// showStatus puts what staff must know in the header: the lost link first,
+// else a voice fault (no engine, engine failing), so a silent hall is seen.
+func (h *Hall) showStatus() {
+	switch f := h.ann.Fault(); {
+	case h.down:
+		setText(h.linkT, tr("common.reconnecting"))
+	case f != "":
+		setText(h.linkT, f)
+	default:
+		setText(h.linkT, "")
+	}
 }
 
 func (h *Hall) showClock() {
 	now := h.clock.now()
 	setText(h.date, now.Format("2006-01-02")+"  "+tr("weekday."+now.Weekday().String()))
 	setText(h.clockT, now.Format("15:04:05"))
+	h.showStatus()     // a voice fault comes and goes between calls
 	h.header.Refresh() // the digits' width changes
 }
 

@@ -72,3 +72,18 @@ func TestHallReconnects(t *testing.T) {
 		t.Fatal("the hall did not reload its snapshot after the link returned")
 	}
 }
+
+// A voice fault (no speech engine) is shown on the hall screen, and goes
+// away when the announcer recovers.
+func TestHallShowsVoiceFault(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1280, 720)
+	ann := &recorder{fault: "未找到语音引擎 (no speech engine)"}
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, st, ann) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the voice fault", func() bool { return h.linkT.Text == "未找到语音引擎 (no speech engine)" })
+	ann.mu.Lock()
+	ann.fault = ""
+	ann.mu.Unlock()
+	waitFor(t, "the fault cleared", func() bool { return h.linkT.Text == "" })
+}
