@@ -3,6 +3,7 @@ package dao
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -19,11 +20,32 @@ func (s *GormStore) migrate(ctx context.Context) error {
 		return err
 	}
 	if s.d.name() == "sqlserver" {
-		if err := db.Exec(uspCallNext).Error; err != nil {
+		if err := installProcedure(db); err != nil {
 			return fmt.Errorf("creating usp_CallNext: %w", err)
 		}
 	}
 	return s.seed(ctx)
+}
+
+// uspMarker is the version line inside usp_CallNext; a database that has it
+// is left alone, so PCs opening the database do not ALTER the procedure
+// (which would briefly block every window's calls).
+const uspMarker = "jiaohao:usp_CallNext:v2"
+
+func installProcedure(db *gorm.DB) error {
+	var def *string
+	if err := db.Raw("SELECT OBJECT_DEFINITION(OBJECT_ID(N'dbo.usp_CallNext', N'P'))").Scan(&def).Error; err != nil {
+		return err
+	}
+	if def != nil && strings.Contains(*def, uspMarker) {
+		return nil
+	}
+	if def == nil {
+		if err := db.Exec("EXEC(N'CREATE PROCEDURE dbo.usp_CallNext AS RETURN 0')").Error; err != nil {
+			return err
+		}
+	}
+	return db.Exec(uspCallNext).Error
 }
 
 type seedService struct {

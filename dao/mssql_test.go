@@ -52,3 +52,27 @@ func TestMSSQLIntegration(t *testing.T) {
 		}
 	})
 }
+
+// The procedure carries the marker the migration looks for, and uses no
+// syntax newer than SQL Server 2012.
+func TestMSSQLProcedureIsVersionedAndPortable(t *testing.T) {
+	b, err := os.ReadFile("sql/mssql/usp_CallNext.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	if !strings.Contains(src, "jiaohao:usp_CallNext:v2") || !strings.Contains(src, "ALTER PROCEDURE dbo.usp_CallNext") {
+		t.Fatal("usp_CallNext.sql lost its version marker or its ALTER form")
+	}
+	var code strings.Builder // the statements, without comments
+	for _, line := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			code.WriteString(strings.ToUpper(line) + "\n")
+		}
+	}
+	for _, newer := range []string{"CREATE OR ALTER", "STRING_SPLIT"} {
+		if strings.Contains(code.String(), newer) {
+			t.Fatalf("usp_CallNext uses %s, which older branch servers lack", newer)
+		}
+	}
+}
