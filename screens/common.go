@@ -51,8 +51,14 @@ func (b *base) Applied() int64 { return b.follow.applied.Load() }
 // async runs work off the UI goroutine with a bounded context and hands
 // its error to done on the UI goroutine.
 func (b *base) async(work func(ctx context.Context) error, done func(err error)) {
+	b.asyncFor(opTimeout, work, done)
+}
+
+// asyncFor is async with its own bound, for work that is long by nature (a
+// month's report).
+func (b *base) asyncFor(limit time.Duration, work func(ctx context.Context) error, done func(err error)) {
 	b.wg.Go(func() {
-		ctx, cancel := context.WithTimeout(b.ctx, opTimeout)
+		ctx, cancel := context.WithTimeout(b.ctx, limit)
 		defer cancel()
 		err := work(ctx)
 		onUI(func() { done(err) })

@@ -9,6 +9,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// reportTimeout bounds a report: a month over a busy branch's history takes
+// seconds, far more than a button's store call.
+const reportTimeout = 5 * time.Minute
+
 // reportsPage writes the daily PDF for a range of business days and opens
 // it; the generator is injected, so a PC without it says so.
 type reportsPage struct {
@@ -55,7 +59,7 @@ func (p *reportsPage) generate() {
 	var path string
 	p.run.Disable()
 	p.msg.SetText(tr("reports.working"))
-	p.m.async(func(ctx context.Context) error {
+	p.m.asyncFor(reportTimeout, func(ctx context.Context) error {
 		var err error
 		if path, err = p.m.deps.Report(ctx, from, to); err != nil {
 			return err
