@@ -133,6 +133,7 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		qctx, cancel := context.WithCancel(ctx)
 		be.closers = append(be.closers, func() { cancel(); q.Close() })
 		go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
+		go reportFaults(dao.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
 	case "screen":
 		chime := ""
 		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
@@ -142,7 +143,9 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		ac.English, ac.Logf = ac.English && cfg.Lang == "en", logf
 		a := printing.NewAnnouncer(ac)
 		be.ann = a
-		be.closers = append(be.closers, func() { a.Close() })
+		actx, cancel := context.WithCancel(ctx)
+		be.closers = append(be.closers, func() { cancel(); a.Close() })
+		go reportFaults(dao.WithActor(actx, terminalName(cfg)), be.st, "voice", a.Fault, logf)
 	}
 }
 
@@ -172,6 +175,36 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 		defer close(done)
 		printing.RunLEDBoards(lctx, be.st, board)
 	}()
+}
+
+// faultCheck is how often a PC looks at its devices' state.
+const faultCheck = 5 * time.Second
+
+// reportFaults tells the branch when a device of this PC fails or recovers,
+// so the manager's console shows it; it reports changes only.
+func reportFaults(ctx context.Context, st dao.Store, kind string, fault func() string, logf func(string, ...any)) {
+	reported, known := "", false
+	for {
+		if f := fault(); !known || f != reported {
+			if err := st.ReportDevice(ctx, kind, f); err == nil {
+				reported, known = f, true
+			} else if ctx.Err() == nil {
+				logf("%s state not reported: %s", kind, model.ErrorMessage(err))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(faultCheck):
+		}
+	}
+}
+
+// terminalName names this PC in the event log when it writes to the
+// database directly (a peer server names it by its token instead).
+func terminalName(cfg screens.Config) string {
+	host, _ := os.Hostname()
+	return cfg.Role + "@" + host
 }
 
 // printerCheck is how often a kiosk looks at the branch's printer setting,

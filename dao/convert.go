@@ -52,7 +52,7 @@ func (r eventRow) toModel() model.Event {
 	}
 	var d eventDetail
 	if json.Unmarshal([]byte(r.Detail), &d) == nil {
-		e.Ticket, e.WindowInfo, e.Detail = d.Ticket, d.Window, d.Note
+		e.Ticket, e.WindowInfo, e.Device, e.Detail = d.Ticket, d.Window, d.Device, d.Note
 	}
 	return e
 }
@@ -62,6 +62,7 @@ func (r eventRow) toModel() model.Event {
 type eventDetail struct {
 	Ticket *model.Ticket `json:"ticket,omitempty"`
 	Window *model.Window `json:"window,omitempty"`
+	Device *model.Device `json:"device,omitempty"`
 	Note   string        `json:"note,omitempty"`
 }
 

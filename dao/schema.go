@@ -109,10 +109,10 @@ type historyRow struct {
 func (historyRow) TableName() string { return "ticket_history" }
 
 type eventRow struct {
-	BranchID   int64     `gorm:"primaryKey;autoIncrement:false"`
-	Version    int64     `gorm:"primaryKey;autoIncrement:false"`
+	BranchID   int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:1"`
+	Version    int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:3"`
 	At         time.Time `gorm:"precision:6;not null;index:ix_event_at"`
-	Kind       string    `gorm:"size:20;not null"`
+	Kind       string    `gorm:"size:20;not null;index:ix_event_kind,priority:2"`
 	TicketID   *int64    `gorm:"index:ix_event_ticket"`
 	WindowNo   *int      ``
 	FromStatus int       `gorm:"not null"`

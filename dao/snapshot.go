@@ -53,6 +53,10 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 		return snap, err
 	}
 	snap.Passed, err = s.tickets(r, "branch_id = ? AND status = 3 AND business_date = ?", []any{s.branchID, snap.BusinessDate}, "called_at DESC", passedShown)
+	if err != nil {
+		return snap, err
+	}
+	snap.Faults, err = s.faults(r)
 	return snap, err
 }
 

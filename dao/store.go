@@ -60,6 +60,10 @@ type Store interface {
 	// (gap, slow reader, reconnect): reload the Snapshot and continue from
 	// its version. One tail loop per Store serves every watcher.
 	Watch(ctx context.Context, since int64) (<-chan model.Event, error)
+	// ReportDevice records that one of this PC's devices (printer, voice,
+	// led) failed, or recovered when fault is "", so the manager sees it.
+	// The PC is the actor of ctx.
+	ReportDevice(ctx context.Context, kind, fault string) error
 	// Now is the database clock.
 	Now(ctx context.Context) (time.Time, error)
 	// Engine names the database: sqlite, postgres, mysql or sqlserver (or

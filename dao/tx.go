@@ -36,6 +36,7 @@ type pendingEvent struct {
 	kind     string
 	ticket   *model.Ticket
 	window   *model.Window
+	device   *model.Device
 	windowNo int
 	from, to model.Status
 	note     string
@@ -105,7 +106,10 @@ func (t *txn) logEvents() error {
 		actor = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the server
 	}
 	for _, e := range t.events {
-		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Note: e.note})
+		if e.device != nil {
+			e.device.Terminal, e.device.At = actor, t.now
+		}
+		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Device: e.device, Note: e.note})
 		row := eventRow{BranchID: t.s.branchID, At: t.now, Kind: e.kind, FromStatus: int(e.from),
 			ToStatus: int(e.to), Actor: actor, Detail: string(detail), WindowNo: intPtr(e.windowNo)}
 		if e.ticket != nil {

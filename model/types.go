@@ -80,6 +80,7 @@ const (
 	EvConfig      = "config" // services or settings changed: reload the snapshot
 	EvWindowSaved = "window_saved"
 	EvResync      = "resync" // not stored: tells a watcher to reload the snapshot
+	EvDevice      = "device" // a PC's printer, voice or LED bar failed or recovered
 )
 
 // Event is one committed change. Version is per branch, gap-free and in
@@ -97,6 +98,19 @@ type Event struct {
 	Detail     string    `json:"detail,omitempty"`
 	Ticket     *Ticket   `json:"ticket,omitempty"`
 	WindowInfo *Window   `json:"window_info,omitempty"`
+	Device     *Device   `json:"device,omitempty"`
+}
+
+// Devices a PC reports on.
+var DeviceKinds = map[string]bool{"printer": true, "voice": true, "led": true}
+
+// Device is the state of one device of one PC (terminal): Fault is one
+// sentence, "" when it works.
+type Device struct {
+	Terminal string    `json:"terminal"`
+	Kind     string    `json:"kind"`
+	Fault    string    `json:"fault"`
+	At       time.Time `json:"at"`
 }
 
 // ServiceCount is the live load of one service. Taken and Passed count the
@@ -130,6 +144,7 @@ type Snapshot struct {
 	RecentCalls  []Ticket       `json:"recent_calls"` // called or serving, newest call first
 	Passed       []Ticket       `json:"passed"`
 	Notice       string         `json:"notice"`
+	Faults       []Device       `json:"faults"` // devices failing now, by PC
 }
 
 // Position is where a waiting ticket stands.

@@ -43,7 +43,24 @@ func (b *board) apply(ev model.Event) bool {
 	if ev.Ticket != nil {
 		b.putTicket(ev.Kind, ev.FromStatus, *ev.Ticket)
 	}
+	if ev.Device != nil {
+		b.putDevice(*ev.Device)
+	}
 	return true
+}
+
+// putDevice keeps the list of failing devices, one entry per PC and device.
+func (b *board) putDevice(d model.Device) {
+	out := b.Faults[:0:0]
+	for _, f := range b.Faults {
+		if f.Terminal != d.Terminal || f.Kind != d.Kind {
+			out = append(out, f)
+		}
+	}
+	if d.Fault != "" {
+		out = append(out, d)
+	}
+	b.Faults = out
 }
 
 func (b *board) putWindow(w model.Window) {

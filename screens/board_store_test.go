@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"jiaohao/dao"
 	"jiaohao/dao/daotest"
 	"jiaohao/model"
 )
@@ -45,6 +46,15 @@ func TestBoardCountsMatchStore(t *testing.T) {
 	step(c3, err)
 	step(st.Transfer(ctx, c3.ID, 3, model.TransferTarget{Service: "B"}))
 	step(st.Cancel(ctx, ids[5], 0))
+	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@1"), "printer", "缺纸"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@2"), "printer", "卡纸"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@1"), "printer", ""); err != nil {
+		t.Fatal(err)
+	}
 	evs, err := st.EventsSince(ctx, first.Version, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +70,9 @@ func TestBoardCountsMatchStore(t *testing.T) {
 	}
 	if !reflect.DeepEqual(b.Services, fresh.Services) {
 		t.Fatalf("board counts %+v\nstore counts %+v", b.Services, fresh.Services)
+	}
+	if len(b.Faults) != 1 || len(fresh.Faults) != 1 || b.Faults[0].Terminal != fresh.Faults[0].Terminal || fresh.Faults[0].Terminal != "kiosk@2" {
+		t.Fatalf("board faults %+v, store faults %+v", b.Faults, fresh.Faults)
 	}
 	// V001 (priority 1) was called first and passed; A001 was passed and
 	// called back, so it does not count.

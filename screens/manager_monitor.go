@@ -104,6 +104,9 @@ func healthWarnings(s model.Snapshot) []string {
 	if issued > 0 && float64(passed)/float64(issued) > passedRatioWarn {
 		out = append(out, tr("monitor.warn_passed", kv("P", passed, "N", issued, "R", passed*100/issued)))
 	}
+	for _, d := range s.Faults {
+		out = append(out, tr("monitor.warn_device", kv("Terminal", d.Terminal, "Kind", tr("device."+d.Kind), "Fault", d.Fault)))
+	}
 	for _, c := range s.Services {
 		if c.Waiting <= idleQueueWarn {
 			continue

@@ -10,6 +10,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/model"
 )
 
 func labelsOf(l *lines) string {
@@ -103,5 +105,14 @@ func TestManagerSavesSettingsTerminalsAndReports(t *testing.T) {
 	defer mu.Unlock()
 	if len(opened) != 1 || !strings.HasSuffix(opened[0], ".pdf") {
 		t.Fatalf("opened %v, want one PDF", opened)
+	}
+}
+
+// A failing device of any PC is a health warning in the manager's monitor.
+func TestHealthWarnsOfDeviceFaults(t *testing.T) {
+	s := model.Snapshot{Faults: []model.Device{{Terminal: "kiosk@pc1", Kind: "printer", Fault: "缺纸"}}}
+	got := healthWarnings(s)
+	if len(got) != 1 || !strings.Contains(got[0], "kiosk@pc1") || !strings.Contains(got[0], "缺纸") || !strings.Contains(got[0], tr("device.printer")) {
+		t.Fatalf("warnings %q", got)
 	}
 }

@@ -148,6 +148,19 @@ func answer[T any](w http.ResponseWriter, v T, err error) error {
 	return nil
 }
 
+// reportDevice: any PC reports its own devices; the actor is its token.
+func (s *Server) reportDevice(w http.ResponseWriter, r *http.Request, _ principal) error {
+	q, err := decode[deviceRequest](r, false)
+	if err != nil {
+		return err
+	}
+	if err := s.store.ReportDevice(r.Context(), q.Kind, q.Fault); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 func (s *Server) sweepNow(w http.ResponseWriter, r *http.Request, _ principal) error {
 	res, err := s.store.Sweep(r.Context())
 	if err != nil {

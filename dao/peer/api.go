@@ -51,6 +51,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/v1/events", observers, s.events},
 		{"GET", "/api/v1/eventlog", observers, s.eventLog},
 		{"POST", "/api/v1/sweep", actors, s.sweepNow},
+		{"POST", "/api/v1/devices", observers, s.reportDevice},
 		{"GET", "/api/v1/time", observers, s.now},
 		{"GET", "/api/v1/whoami", observers, s.whoami},
 	}

@@ -40,6 +40,7 @@ func TestAuthMatrix(t *testing.T) {
 		"GET /api/v1/time":                  {{"GET", "/api/v1/time", "", all}},
 		"GET /api/v1/whoami":                {{"GET", "/api/v1/whoami", "", all}},
 		"POST /api/v1/sweep":                {{"POST", "/api/v1/sweep", "", C | M}},
+		"POST /api/v1/devices":              {{"POST", "/api/v1/devices", `{"kind":"printer","fault":""}`, all}},
 		"PUT /api/v1/windows/{n}/services":  {{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, M}},
 		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M}},
 		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M}},

@@ -66,6 +66,10 @@ func (c *Client) SetSetting(ctx context.Context, key, value string) error {
 	return c.do(ctx, http.MethodPut, "/api/v1/settings/"+url.PathEscape(key), settingRequest{Value: value}, nil)
 }
 
+func (c *Client) ReportDevice(ctx context.Context, kind, fault string) error {
+	return c.do(ctx, http.MethodPost, "/api/v1/devices", deviceRequest{Kind: kind, Fault: fault}, nil)
+}
+
 func (c *Client) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	var s model.Snapshot
 	return s, c.do(ctx, http.MethodGet, "/api/v1/snapshot", nil, &s)

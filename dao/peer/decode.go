@@ -58,6 +58,10 @@ type (
 	settingRequest struct {
 		Value string `json:"value"`
 	}
+	deviceRequest struct {
+		Kind  string `json:"kind"`
+		Fault string `json:"fault"`
+	}
 )
 
 func invalid(format string, args ...any) error {
@@ -234,6 +238,16 @@ func (q serviceRequest) validate() error {
 func (q settingRequest) validate() error {
 	if len(q.Value) > 1000 {
 		return invalid("设置值过长 (value longer than 1000 bytes)")
+	}
+	return nil
+}
+
+func (q deviceRequest) validate() error {
+	if !model.DeviceKinds[q.Kind] {
+		return invalid("设备须为 printer、voice 或 led (unknown device)")
+	}
+	if len(q.Fault) > 1000 {
+		return invalid("设备故障说明过长 (fault longer than 1000 bytes)")
 	}
 	return nil
 }
