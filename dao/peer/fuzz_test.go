@@ -63,6 +63,11 @@ func FuzzTake(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) { fe.check(t, "POST", "/api/v1/tickets", body) })
 }
 
+func FuzzDevice(f *testing.F) {
+	fe := newFuzzEnv(f)
+	f.Fuzz(func(t *testing.T, body []byte) { fe.check(t, "POST", "/api/v1/devices", body) })
+}
+
 func FuzzCall(f *testing.F) {
 	fe := newFuzzEnv(f)
 	f.Fuzz(func(t *testing.T, body []byte) { fe.check(t, "POST", "/api/v1/windows/1/call", body) })
