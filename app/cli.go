@@ -16,6 +16,7 @@ import (
 	"sync"
 	"syscall"
 
+	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -135,4 +136,10 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 func errRequired(flagName string) error {
 	return model.Errorf(model.EInvalidInput, "%s is required", flagName)
+}
+
+// dbFlag is the --db flag of the tools, defaulting to this PC's embedded
+// database.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 }

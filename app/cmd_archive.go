@@ -19,7 +19,7 @@ func init() {
 // table, in batches; reports read both tables, so nothing changes for them.
 func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("archive", stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	before := fs.String("before", "", "archive the days before this date, YYYY-MM-DD (today at the latest)")
 	batch := fs.Int("batch", dao.DefaultArchiveBatch, "tickets moved per transaction")
 	if err := parseFlags(fs, args); err != nil {

@@ -14,7 +14,7 @@ func init() {
 
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("migrate", stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

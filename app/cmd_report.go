@@ -20,7 +20,7 @@ func init() {
 // costs nothing and leaves no file behind.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	date := fs.String("date", "", "business day YYYY-MM-DD (default: today)")
 	from := fs.String("from", "", "first day of a range, YYYY-MM-DD (with --to)")
 	to := fs.String("to", "", "last day of a range, YYYY-MM-DD (with --from)")

@@ -21,7 +21,7 @@ func init() {
 // simulated clock.
 func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("seed-day", stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	date := fs.String("date", "", "business day YYYY-MM-DD to fill (default: today)")
 	tickets := fs.Int("tickets", 300, "how many customers take a number")
 	seed := fs.Uint64("seed", 0, "random seed; 0 derives it from the date, so a day replays the same")

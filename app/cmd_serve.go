@@ -23,7 +23,7 @@ func init() {
 // gracefully.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	listen := fs.String("listen", ":8520", "address to listen on")
 	certFile := fs.String("tls-cert", "", "TLS certificate (PEM); serve HTTPS with --tls-key")
 	keyFile := fs.String("tls-key", "", "TLS private key (PEM)")

@@ -34,7 +34,7 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // openTerminals parses --db plus extra flags and opens the store.
 func openTerminals(ctx context.Context, name string, args []string, stderr io.Writer, extra func(fs flagSet)) (*dao.GormStore, error) {
 	fs := newFlags("token "+name, stderr)
-	dsn := fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	dsn := dbFlag(fs)
 	if extra != nil {
 		extra(fs)
 	}
