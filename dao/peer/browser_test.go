@@ -40,14 +40,26 @@ type devtools struct {
 // startChromium launches a headless browser and attaches to its page.
 func startChromium(t *testing.T, ctx context.Context) *devtools {
 	t.Helper()
-	profile := t.TempDir()
+	// Not t.TempDir: chromium's helper processes can still be writing the
+	// profile for a moment after the browser is gone, and that must not fail
+	// the test.
+	profile, err := os.MkdirTemp("", "jiaohao-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(chromiumPath, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--no-first-run", "--user-data-dir="+profile, "--remote-debugging-port=0", "about:blank")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	var port string
 	for port == "" {
 		if b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil {
