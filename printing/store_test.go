@@ -32,7 +32,10 @@ func TestDeviceFailuresLeaveTicketCalled(t *testing.T) {
 	defer voice.Close()
 	opens := make(chan struct{}, 8)
 	led, err := NewLED(LEDConfig{Port: "COM9", Logf: quietLog, Open: func() (io.WriteCloser, error) {
-		opens <- struct{}{}
+		select { // retries go on until Close; the test reads the first two
+		case opens <- struct{}{}:
+		default:
+		}
 		return nil, errors.New("port gone")
 	}})
 	if err != nil {
@@ -40,7 +43,13 @@ func TestDeviceFailuresLeaveTicketCalled(t *testing.T) {
 	}
 	defer led.Close()
 	tries := make(chan int, 8)
-	printer := &fakePrinter{fail: func(_ context.Context, n int) error { tries <- n; return errPaperOut }}
+	printer := &fakePrinter{fail: func(_ context.Context, n int) error {
+		select { // a full buffer must not block the queue's Close at the end
+		case tries <- n:
+		default:
+		}
+		return errPaperOut
+	}}
 	prints := fastQueue(printer, StaticHeader(Header{}))
 	defer prints.Close()
 
