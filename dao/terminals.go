@@ -24,7 +24,7 @@ func (s *GormStore) AddTerminal(ctx context.Context, t Terminal) (Terminal, erro
 		return t, model.Errorf(model.EInvalidInput, "终端名称过长")
 	}
 	if t.Role == "caller" {
-		if _, err := s.windowByNumber(ctx, t.Window); err != nil {
+		if _, err := s.read(ctx).window(t.Window); err != nil {
 			return t, err
 		}
 	}
@@ -37,10 +37,6 @@ func (s *GormStore) AddTerminal(ctx context.Context, t Terminal) (Terminal, erro
 		return t, s.wrap(err)
 	}
 	return row.toTerminal(), nil
-}
-
-func (s *GormStore) windowByNumber(ctx context.Context, n int) (windowRow, error) {
-	return s.read(ctx).window(n)
 }
 
 func (r terminalRow) toTerminal() Terminal {
