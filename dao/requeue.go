@@ -13,10 +13,7 @@ import (
 // it is placed behind so the serving order puts it exactly there.
 func (s *GormStore) Requeue(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvRequeue, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		if err := checkActor(c, window, "重新排队"); err != nil {
-			return c, err
-		}
-		n, err := model.Requeue(c)
+		n, err := model.Requeue(c, window)
 		if err != nil {
 			return n, err
 		}
@@ -26,13 +23,6 @@ func (s *GormStore) Requeue(ctx context.Context, id int64, window int) (model.Ti
 		}
 		return t.place(n, st.RequeueOffset)
 	})
-}
-
-func checkActor(c model.Ticket, window int, action string) error {
-	if window != 0 && c.Window != 0 && c.Window != window {
-		return model.Errorf(model.EInvalidTransition, "号码 %s 不在 %d 号窗口，不能%s", c.Number, window, action)
-	}
-	return nil
 }
 
 func (t *txn) place(n model.Ticket, offset int) (model.Ticket, error) {

@@ -2,7 +2,6 @@ package dao
 
 import (
 	"context"
-	"time"
 
 	"jiaohao/model"
 )
@@ -99,8 +98,6 @@ func (t *txn) syncWindows(cur, next model.Ticket) error {
 	return nil
 }
 
-func at(t *txn) time.Time { return t.now }
-
 func derefInt(p *int) int {
 	if p == nil {
 		return 0
@@ -111,7 +108,7 @@ func derefInt(p *int) int {
 // Recall re-announces a called ticket at its window.
 func (s *GormStore) Recall(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvRecall, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		return model.Recall(c, window, at(t))
+		return model.Recall(c, window, t.now)
 	})
 }
 
@@ -126,7 +123,7 @@ func (s *GormStore) Pass(ctx context.Context, id int64, window int) (model.Ticke
 // window must be open and free.
 func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvUndoPass, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		n, err := model.UndoPass(c, window, at(t))
+		n, err := model.UndoPass(c, window, t.now)
 		if err != nil {
 			return n, err
 		}
@@ -144,20 +141,20 @@ func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.T
 // StartServing: the customer arrived at the window.
 func (s *GormStore) StartServing(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvStart, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		return model.Start(c, window, at(t))
+		return model.Start(c, window, t.now)
 	})
 }
 
 // Finish closes the ticket being served.
 func (s *GormStore) Finish(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvFinish, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		return model.Finish(c, window, at(t))
+		return model.Finish(c, window, t.now)
 	})
 }
 
 // Cancel abandons a ticket; its number is not reused.
 func (s *GormStore) Cancel(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvCancel, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		return model.Cancel(c, window, at(t))
+		return model.Cancel(c, window, t.now)
 	})
 }

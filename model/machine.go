@@ -90,9 +90,12 @@ func UndoPass(t Ticket, window int, now time.Time) (Ticket, error) {
 
 // Requeue puts a passed ticket back to waiting with its number; where it
 // stands in the queue is decided by the store (requeue_offset after the head).
-func Requeue(t Ticket) (Ticket, error) {
+func Requeue(t Ticket, window int) (Ticket, error) {
 	if t.Status != Passed {
 		return t, illegal(t, "重新排队")
+	}
+	if err := checkWindow(t, window, "重新排队"); err != nil {
+		return t, err
 	}
 	t.Status, t.Lane, t.Window = Waiting, LaneNormal, 0
 	return t, nil

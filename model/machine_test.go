@@ -23,7 +23,7 @@ var ops = []op{
 	{"timeout", func(t Ticket) (Ticket, error) { return Timeout(t, 1) }},
 	{"pass", func(t Ticket) (Ticket, error) { return Pass(t, 3) }},
 	{"undo-pass", func(t Ticket) (Ticket, error) { return UndoPass(t, 3, now) }},
-	{"requeue", func(t Ticket) (Ticket, error) { return Requeue(t) }},
+	{"requeue", func(t Ticket) (Ticket, error) { return Requeue(t, 3) }},
 	{"start", func(t Ticket) (Ticket, error) { return Start(t, 3, now) }},
 	{"finish", func(t Ticket) (Ticket, error) { return Finish(t, 3, now) }},
 	{"cancel", func(t Ticket) (Ticket, error) { return Cancel(t, 3, now) }},
@@ -120,6 +120,9 @@ func TestOtherWindowIsRefused(t *testing.T) {
 	}
 	if _, err := UndoPass(ticket(Passed, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
 		t.Fatalf("undo-pass from another window: %v", err)
+	}
+	if _, err := Requeue(ticket(Passed, 3, 1), 4); ErrorCode(err) != EInvalidTransition {
+		t.Fatalf("requeue from another window: %v", err)
 	}
 	if _, err := Finish(ticket(Serving, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
 		t.Fatalf("finish from another window: %v", err)
