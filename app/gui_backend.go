@@ -175,6 +175,7 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 		defer close(done)
 		printing.RunLEDBoards(lctx, be.st, board)
 	}()
+	go reportFaults(dao.WithActor(lctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
 }
 
 // faultCheck is how often a PC looks at its devices' state.
