@@ -54,17 +54,40 @@ func TestLEDFlagDrivesCallerBar(t *testing.T) {
 	if _, err := st.CallNext(ctx, 3, ""); err != nil {
 		t.Fatal(err)
 	}
-	line := make(chan string, 1)
+	// The bar is blanked when the board starts (its window holds nothing
+	// yet), so frames are read until the call arrives.
+	frames := make(chan string, 16)
 	go func() {
-		s, _ := bufio.NewReader(in).ReadString(0x03)
-		line <- s
-	}()
-	select {
-	case got := <-line:
-		if !strings.HasPrefix(got, "\x02") || !strings.Contains(got, "A001") || !strings.Contains(got, "3") {
-			t.Fatalf("bar received %q", got)
+		r := bufio.NewReader(in)
+		for {
+			s, err := r.ReadString(0x03)
+			if err != nil {
+				close(frames)
+				return
+			}
+			frames <- s
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("nothing reached the LED bar")
+	}()
+	timeout := time.After(30 * time.Second)
+	var seen []string
+	for {
+		select {
+		case got, ok := <-frames:
+			if !ok {
+				t.Fatalf("serial port closed; bar received %q", seen)
+			}
+			seen = append(seen, got)
+			if !strings.HasPrefix(got, "\x02") {
+				t.Fatalf("frame without the configured prefix: %q", got)
+			}
+			if strings.Contains(got, "A001") {
+				if !strings.Contains(got, "3") {
+					t.Fatalf("call frame does not name window 3: %q", got)
+				}
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the call never reached the LED bar; it received %q", seen)
+		}
 	}
 }
