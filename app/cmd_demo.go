@@ -104,7 +104,7 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 	if err != nil {
 		return nil, fmt.Errorf("demo server: %w", err)
 	}
-	srv := peer.NewServer(d.gs, d.gs, peer.Options{SweepEvery: time.Second, TakePerMinute: -1})
+	srv := peer.NewServer(d.gs, d.gs, peer.Options{SweepEvery: time.Second, TakePerMinute: -1, Report: hostReport(d.gs)})
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Serve(sctx, ln) }()

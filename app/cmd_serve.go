@@ -64,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		limit = -1
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log})
+	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(st)})
 	// The DSN may hold a password: name only the engine.
 	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
 	if err := srv.Serve(ctx, ln); err != nil {

@@ -3,9 +3,7 @@ package app
 import (
 	"context"
 	"net"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 	"jiaohao/dao/peer"
 	"jiaohao/model"
 	"jiaohao/printing"
-	"jiaohao/reports"
 	"jiaohao/screens"
 )
 
@@ -78,7 +75,7 @@ func (be *backend) host(ctx context.Context, gs *dao.GormStore, addr string, log
 		logf("not hosting on %s: %v", addr, err)
 		return false
 	}
-	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second})
+	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second, Report: hostReport(gs)})
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -277,34 +274,6 @@ func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg scr
 	case "manager":
 		screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
 	}
-}
-
-// managerDeps gives the manager what this PC can do: terminals and
-// reports need the database itself, not a peer link.
-func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
-	deps := screens.ManagerDeps{Open: func(path string) error {
-		var err error
-		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
-		return err
-	}}
-	gs := be.gorm
-	if gs == nil {
-		return deps
-	}
-	deps.Terminals, deps.NewToken = gs, peer.NewToken
-	deps.Report = func(ctx context.Context, from, to string) (string, error) {
-		l, err := reports.ParseLang(lang)
-		if err != nil {
-			l = reports.LangZH
-		}
-		dir, err := os.UserHomeDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		// The CSV is written next to the PDF, for the spreadsheet.
-		return reports.SaveInDir(ctx, gs, from, to, l, dir)
-	}
-	return deps
 }
 
 // close releases everything in reverse order of opening.

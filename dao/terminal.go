@@ -18,11 +18,18 @@ type Terminal struct {
 	Revoked   bool       `json:"revoked"`
 }
 
-// Terminals manages the PCs allowed to reach a peer server.
-type Terminals interface {
+// TerminalAdmin is the manager's part: register, list and revoke PCs. A
+// manager PC reaches it on the database or through the peer server.
+type TerminalAdmin interface {
 	AddTerminal(ctx context.Context, t Terminal) (Terminal, error)
 	Terminals(ctx context.Context) ([]Terminal, error)
 	RevokeTerminal(ctx context.Context, id int64) error
+}
+
+// Terminals manages the PCs allowed to reach a peer server, including
+// the lookups its authentication needs.
+type Terminals interface {
+	TerminalAdmin
 	TerminalByTokenHash(ctx context.Context, hash string) (Terminal, error)
 	TouchTerminal(ctx context.Context, id int64) error
 }

@@ -86,19 +86,53 @@ func Save(ctx context.Context, src Source, p Period, lang Lang, pdfPath, csvPath
 	return r, WriteFiles(files)
 }
 
+// Files is a rendered report: the file name stem both files share and
+// their contents. A peer server sends it to a manager PC, which writes it
+// there.
+type Files struct {
+	Name string
+	PDF  []byte
+	CSV  []byte
+}
+
+// Render generates the report of the days from..to (YYYY-MM-DD) in memory,
+// named jiaohao-report-FROM[_TO].
+func Render(ctx context.Context, src Source, from, to string, lang Lang) (Files, error) {
+	p, err := NewPeriod(from, to, src.Location())
+	if err != nil {
+		return Files{}, err
+	}
+	r, err := Generate(ctx, src, p, Options{})
+	if err != nil {
+		return Files{}, err
+	}
+	f := Files{Name: "jiaohao-report-" + from}
+	if !p.Single() {
+		f.Name += "_" + to
+	}
+	if f.PDF, err = PDF(r, lang); err != nil {
+		return Files{}, err
+	}
+	if f.CSV, err = CSV(r); err != nil {
+		return Files{}, err
+	}
+	return f, nil
+}
+
+// SaveInDir writes f into dir as NAME.pdf with NAME.csv beside it, all or
+// nothing, and returns the PDF's path.
+func (f Files) SaveInDir(dir string) (string, error) {
+	pdf := filepath.Join(dir, f.Name+".pdf")
+	return pdf, WriteFiles(map[string][]byte{pdf: f.PDF, filepath.Join(dir, f.Name+".csv"): f.CSV})
+}
+
 // SaveInDir writes the report of the days from..to (YYYY-MM-DD) into dir as
 // jiaohao-report-FROM[_TO].pdf with the CSV beside it, and returns the PDF
 // path: the manager screen's "generate" button in one call.
 func SaveInDir(ctx context.Context, src Source, from, to string, lang Lang, dir string) (string, error) {
-	p, err := NewPeriod(from, to, src.Location())
+	f, err := Render(ctx, src, from, to, lang)
 	if err != nil {
 		return "", err
 	}
-	name := "jiaohao-report-" + from
-	if !p.Single() {
-		name += "_" + to
-	}
-	pdf := filepath.Join(dir, name+".pdf")
-	_, err = Save(ctx, src, p, lang, pdf, filepath.Join(dir, name+".csv"))
-	return pdf, err
+	return f.SaveInDir(dir)
 }

@@ -19,8 +19,8 @@ type ReportFunc func(ctx context.Context, from, to string) (path string, err err
 // disables its page with a sentence saying why.
 type ManagerDeps struct {
 	// Terminals manages the PCs allowed to reach this branch's peer
-	// server; nil when the manager itself connects through a peer.
-	Terminals dao.Terminals
+	// server, on the database or through the peer server.
+	Terminals dao.TerminalAdmin
 	// NewToken makes a bearer token and the hash the server stores.
 	NewToken func() (token, hash string, err error)
 	// Report writes a daily report.

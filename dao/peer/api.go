@@ -54,6 +54,10 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/devices", observers, s.reportDevice},
 		{"GET", "/api/v1/time", observers, s.now},
 		{"GET", "/api/v1/whoami", observers, s.whoami},
+		{"GET", "/api/v1/terminals", managers, s.terminals},
+		{"POST", "/api/v1/terminals", managers, s.addTerminal},
+		{"DELETE", "/api/v1/terminals/{id}", managers, s.revokeTerminal},
+		{"GET", "/api/v1/reports", managers, s.report},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,6 +16,12 @@ func TestAuthMatrix(t *testing.T) {
 	e := newEnv(t, Options{})
 	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"service":"A"}`)
 	id := fmt.Sprint(tk.ID)
+	addToken(t, e.store, RoleScreen, 0)
+	terms, err := e.store.Terminals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spare := terms[len(terms)-1] // revoked by the manager's probe
 	const (
 		K = 1 << iota
 		C
@@ -45,6 +52,10 @@ func TestAuthMatrix(t *testing.T) {
 		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M}},
 		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M}},
 		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M}},
+		"GET /api/v1/terminals":             {{"GET", "/api/v1/terminals", "", M}},
+		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M}},
+		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M}},
+		"GET /api/v1/reports":               {{"GET", "/api/v1/reports?from=2026-03-01", "", M}},
 		"POST /api/v1/windows/{n}/call": {
 			{"POST", "/api/v1/windows/1/call", "", C | M},
 			{"POST", "/api/v1/windows/2/call", "", M},

@@ -33,6 +33,9 @@ type Options struct {
 	// SubscriberBuffer is how many events may wait for one slow subscriber
 	// before it is dropped; default 256.
 	SubscriberBuffer int
+	// Report renders the daily report for a manager PC; nil answers
+	// "unavailable".
+	Report ReportFunc
 	// Logger receives one line per request, with no token, query string or
 	// customer id in it. Default: discard.
 	Logger *slog.Logger

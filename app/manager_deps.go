@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+
+	"jiaohao/dao"
+	"jiaohao/dao/peer"
+	"jiaohao/reports"
+	"jiaohao/screens"
+)
+
+// managerDeps gives the manager what this PC can do. On the database it
+// manages terminals and renders reports itself; through a peer server
+// the host does both and the report's files are written here.
+func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
+	deps := screens.ManagerDeps{Open: func(path string) error {
+		var err error
+		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
+		return err
+	}}
+	render := renderer(be.st, be.gorm)
+	if render == nil {
+		return deps
+	}
+	deps.NewToken = peer.NewToken
+	if be.gorm != nil {
+		deps.Terminals = be.gorm
+	} else if c, ok := be.st.(*peer.Client); ok {
+		deps.Terminals = c
+	}
+	deps.Report = func(ctx context.Context, from, to string) (string, error) {
+		f, err := render(ctx, from, to, reportLang(lang))
+		if err != nil {
+			return "", err
+		}
+		// The CSV is written next to the PDF, for the spreadsheet.
+		return reports.Files{Name: f.Name, PDF: f.PDF, CSV: f.CSV}.SaveInDir(reportDir())
+	}
+	return deps
+}
+
+// renderer renders reports on the database when this PC has it, else on
+// the host through the peer link; nil when neither can.
+func renderer(st dao.Store, gs *dao.GormStore) peer.ReportFunc {
+	if gs != nil {
+		return hostReport(gs)
+	}
+	if c, ok := st.(*peer.Client); ok {
+		return c.Report
+	}
+	return nil
+}
+
+// hostReport renders reports for the manager PCs a peer server serves.
+func hostReport(gs *dao.GormStore) peer.ReportFunc {
+	return func(ctx context.Context, from, to, lang string) (peer.Report, error) {
+		l, err := reports.ParseLang(lang)
+		if err != nil {
+			return peer.Report{}, err
+		}
+		f, err := reports.Render(ctx, gs, from, to, l)
+		return peer.Report{Name: f.Name, PDF: f.PDF, CSV: f.CSV}, err
+	}
+}
+
+func reportLang(lang string) string {
+	if lang == "en" {
+		return "en"
+	}
+	return "zh"
+}
+
+// reportDir is where a manager's reports go: the home folder, where a
+// manager looks first.
+func reportDir() string {
+	if dir, err := os.UserHomeDir(); err == nil {
+		return dir
+	}
+	return os.TempDir()
+}

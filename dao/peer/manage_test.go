@@ -1,0 +1,149 @@
+package peer
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+)
+
+// A manager PC that connects through the peer server registers a PC, the
+// new token works, revoking it shuts it out; the token itself never
+// crosses the network and no hash is ever listed.
+func TestManagerManagesTerminalsThroughPeer(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	c := e.client(t, RoleManager)
+
+	tok, hash, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, err := c.AddTerminal(ctx, dao.Terminal{Name: "1号窗口", Role: RoleCaller, Window: 1, TokenHash: hash})
+	if err != nil {
+		t.Fatalf("add: %v", err)
+	}
+	if added.ID == 0 || added.Name != "1号窗口" || added.Role != RoleCaller || added.Window != 1 || added.Revoked {
+		t.Fatalf("added %+v", added)
+	}
+	who := must[Whoami](t, e, http.StatusOK, "GET", "/api/v1/whoami", tok, "")
+	if who.ID != added.ID || who.Role != RoleCaller || who.Window != 1 {
+		t.Fatalf("the new token is %+v, want terminal %d, caller at window 1", who, added.ID)
+	}
+
+	list, err := c.Terminals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := list[len(list)-1]; last.ID != added.ID || last.TokenHash != "" {
+		t.Fatalf("listed %+v", last)
+	}
+	if _, raw := e.call(t, "GET", "/api/v1/terminals", e.tokens[RoleManager], ""); bytes.Contains(raw, []byte(hash)) {
+		t.Fatal("the terminal list shows a token hash")
+	}
+
+	if err := c.RevokeTerminal(ctx, added.ID); err != nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	if status, b := e.call(t, "GET", "/api/v1/whoami", tok, ""); status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: %d %s", status, b)
+	}
+	if err := c.RevokeTerminal(ctx, 99999); !model.IsCode(err, model.ENotFound) {
+		t.Fatalf("revoke unknown: %v, want not_found", err)
+	}
+}
+
+// Bad registrations are one sentence each and register nothing; a manager
+// cannot revoke the token it is using.
+func TestTerminalRequestsRejectBadInput(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	c := e.client(t, RoleManager)
+	before, err := e.store.Terminals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hash, _ := NewToken()
+	for name, body := range map[string]string{
+		"short hash":        `{"name":"x","role":"screen","token_hash":"abc"}`,
+		"upper-case hash":   `{"name":"x","role":"screen","token_hash":"` + strings.ToUpper(hash) + `"}`,
+		"unknown role":      `{"name":"x","role":"boss","token_hash":"` + hash + `"}`,
+		"window too big":    `{"name":"x","role":"caller","window":1000,"token_hash":"` + hash + `"}`,
+		"caller, no window": `{"name":"x","role":"caller","token_hash":"` + hash + `"}`,
+		"no such window":    `{"name":"x","role":"caller","window":77,"token_hash":"` + hash + `"}`,
+		"control char":      `{"name":"a\u0007b","role":"screen","token_hash":"` + hash + `"}`,
+		"the token itself":  `{"name":"x","role":"screen","token":"jh_abc","token_hash":"` + hash + `"}`,
+		"not JSON":          `role=screen`,
+	} {
+		status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[RoleManager], body)
+		if code := errCode(t, b); status < 400 || (code != "invalid_input" && code != "not_found") {
+			t.Errorf("%s: %d %s", name, status, b)
+		}
+	}
+	for _, id := range []string{"0", "-1", "x", "1234567890123456789"} {
+		if status, b := e.call(t, "DELETE", "/api/v1/terminals/"+id, e.tokens[RoleManager], ""); status != http.StatusBadRequest {
+			t.Errorf("revoke %q: %d %s", id, status, b)
+		}
+	}
+	me, err := c.Whoami(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RevokeTerminal(ctx, me.ID); !model.IsCode(err, model.EInvalidInput) {
+		t.Fatalf("revoking its own token: %v, want invalid_input", err)
+	}
+	after, err := e.store.Terminals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Fatalf("bad requests registered %d terminals", len(after)-len(before))
+	}
+	for _, term := range after {
+		if term.Revoked {
+			t.Fatalf("terminal %d was revoked by a refused request", term.ID)
+		}
+	}
+}
+
+// The host renders the report and its bytes reach the manager intact; the
+// period and language arrive as asked, bad ones never reach the renderer.
+func TestReportThroughPeer(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	pdf := []byte("%PDF-1.7\n\x00\xff\xfe binary")
+	e := newEnv(t, Options{Report: func(_ context.Context, from, to, lang string) (Report, error) {
+		mu.Lock()
+		asked = append(asked, from+".."+to+" "+lang)
+		mu.Unlock()
+		return Report{Name: "jiaohao-report-" + from + "_" + to, PDF: pdf, CSV: []byte("业务,取号\nA,3\n")}, nil
+	}})
+	c := e.client(t, RoleManager)
+	r, err := c.Report(context.Background(), "2026-03-01", "2026-03-31", "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "jiaohao-report-2026-03-01_2026-03-31" || !bytes.Equal(r.PDF, pdf) || string(r.CSV) != "业务,取号\nA,3\n" {
+		t.Fatalf("report arrived as %q, %q, %q", r.Name, r.PDF, r.CSV)
+	}
+	for _, q := range []string{"from=2026-3-1", "from=2026-03-01&to=yesterday", "from=2026-03-01&lang=fr", ""} {
+		if status, b := e.call(t, "GET", "/api/v1/reports?"+q, e.tokens[RoleManager], ""); status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
+			t.Errorf("report %q: %d %s", q, status, b)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || asked[0] != "2026-03-01..2026-03-31 en" {
+		t.Fatalf("the renderer was asked %q", asked)
+	}
+
+	bare := newEnv(t, Options{})
+	if _, err := bare.client(t, RoleManager).Report(context.Background(), "2026-03-01", "2026-03-01", "zh"); !model.IsCode(err, model.EUnavailable) {
+		t.Fatalf("a server without reports: %v, want unavailable", err)
+	}
+}
