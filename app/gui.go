@@ -18,7 +18,20 @@ import (
 	"jiaohao/screens"
 )
 
-func init() { guiMain = runGUI }
+func init() {
+	guiMain = runGUI
+	screens.CheckDevice = checkDevice
+}
+
+// checkDevice parses a device address the way the driver will.
+func checkDevice(kind, addr string) error {
+	if kind == "led" {
+		_, err := printing.ParseLEDAddress(addr)
+		return err
+	}
+	_, err := printing.OpenPrinter(addr) // parses only; nothing is opened
+	return err
+}
 
 // appID keys the Fyne preferences where each PC keeps its setup.
 const appID = "cn.jiaohao.app"
@@ -28,32 +41,29 @@ const appID = "cn.jiaohao.app"
 // or the process is told to stop.
 func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("", stderr)
-	role := fs.String("role", "", "kiosk, caller, screen or manager")
-	window := fs.Int("window", 0, "the window number a caller acts for")
-	db := fs.String("db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
-	peerURL := fs.String("peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
-	token := fs.String("token", "", "this PC's terminal token for --peer")
-	lang := fs.String("lang", "", "zh or en")
+	var f screens.Config
+	fs.StringVar(&f.Role, "role", "", "kiosk, caller, screen or manager")
+	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for")
+	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
+	fs.StringVar(&f.Token, "token", "", "this PC's terminal token for --peer")
+	fs.StringVar(&f.Lang, "lang", "", "zh or en")
+	fs.StringVar(&f.Printer, "printer", "", "this kiosk's own ticket printer, over the branch's setting: escpos+serial://COM3, escpos+tcp://192.168.1.50:9100, spool:NAME")
+	fs.StringVar(&f.LED, "led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")
 	windowed := fs.Bool("windowed", false, "keep the kiosk and the hall screen out of full screen")
-	led := fs.String("led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *led != "" {
-		if _, err := printing.ParseLEDAddress(*led); err != nil {
-			return err
-		}
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	// Check the flags on their own before any window opens.
-	flagged := overrideConfig(screens.Config{Role: "kiosk", Window: 1}, set, *role, *window, *db, *peerURL, *token, *lang)
+	flagged := overrideConfig(screens.Config{Role: "kiosk", Window: 1}, set, f)
 	if err := flagged.Validate(); err != nil {
 		return err
 	}
 	a := newFyneApp()
 	cfg, saved := screens.LoadConfig(a.Preferences())
-	cfg = overrideConfig(cfg, set, *role, *window, *db, *peerURL, *token, *lang)
+	cfg = overrideConfig(cfg, set, f)
 	forced := set["role"]
 	if err := cfg.Validate(); err != nil {
 		if forced {
@@ -65,10 +75,8 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		cfg.Lang = "zh"
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
-	l := &launcher{app: a, windowed: *windowed, led: *led, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
-		override: func(c screens.Config) screens.Config {
-			return overrideConfig(c, set, *role, *window, *db, *peerURL, *token, *lang)
-		}}
+	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
+		override: func(c screens.Config) screens.Config { return overrideConfig(c, set, f) }}
 	if saved || forced {
 		l.start(cfg)
 	} else {
@@ -113,7 +121,6 @@ func avoidQuitRace(l fyne.Lifecycle) {
 type launcher struct {
 	app      fyne.App
 	windowed bool
-	led      string // LED bar address from --led; "" for none
 	logf     func(format string, args ...any)
 
 	override func(screens.Config) screens.Config // the command line's flags
@@ -155,8 +162,8 @@ func (l *launcher) start(cfg screens.Config) {
 	l.cancel, l.win, l.cfg = cancel, w, cfg
 	go func() {
 		be, err := connect(ctx, cfg, l.logf)
-		if err == nil && l.led != "" {
-			be.startLED(ctx, l.led, cfg, l.logf)
+		if err == nil && cfg.LED != "" {
+			be.startLED(ctx, cfg.LED, cfg, l.logf)
 		}
 		fyne.Do(func() {
 			if ctx.Err() != nil {

@@ -109,8 +109,9 @@ func (be *backend) sweep(ctx context.Context, st dao.Store, logf func(string, ..
 	be.closers = append(be.closers, cancel)
 }
 
-// devices starts the kiosk's printer and the hall's voice from the branch
-// settings; without a configured printer a kiosk logs its tickets.
+// devices starts the kiosk's printer (its own, else the branch's setting)
+// and the hall's voice from the branch settings; without a configured
+// printer a kiosk logs its tickets.
 func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(string, ...any)) {
 	if cfg.Role != "kiosk" && cfg.Role != "screen" {
 		return
@@ -129,7 +130,11 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		be.printer = q
 		qctx, cancel := context.WithCancel(ctx)
 		be.closers = append(be.closers, func() { cancel(); q.Close() })
-		go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
+		if cfg.Printer != "" {
+			usePrinter(q, cfg.Printer, logf) // this kiosk's own, over the branch's setting
+		} else {
+			go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
+		}
 		go reportFaults(dao.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
 	case "screen":
 		chime := ""
@@ -217,14 +222,7 @@ func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, kn
 	for {
 		if known && addr != current {
 			current = addr
-			if addr == "" {
-				q.SetPrinter(noPrinter{logf})
-			} else if p, err := printing.OpenPrinter(addr); err != nil {
-				logf("printer: %s", model.ErrorMessage(err))
-				q.SetPrinter(noPrinter{logf})
-			} else {
-				q.SetPrinter(p)
-			}
+			usePrinter(q, addr, logf)
 		}
 		wait := printerCheck
 		if !known {
@@ -238,6 +236,19 @@ func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, kn
 		if set, err := st.Settings(ctx); err == nil {
 			known, addr = true, set.Raw["printer"]
 		}
+	}
+}
+
+// usePrinter points q at the printer at addr; none or a wrong address
+// leaves the number on screen and in the log.
+func usePrinter(q *printing.PrintQueue, addr string, logf func(string, ...any)) {
+	if addr == "" {
+		q.SetPrinter(noPrinter{logf})
+	} else if p, err := printing.OpenPrinter(addr); err != nil {
+		logf("printer: %s", model.ErrorMessage(err))
+		q.SetPrinter(noPrinter{logf})
+	} else {
+		q.SetPrinter(p)
 	}
 }
 
@@ -284,10 +295,10 @@ func (be *backend) close() {
 	be.closers = nil
 }
 
-// overrideConfig applies the flags given on the command line over the
-// saved configuration. --peer or --db choose how to connect; a --role
+// overrideConfig applies the flags given on the command line (their values
+// in f) over the saved configuration. --peer or --db choose how to connect; a --role
 // alone on a fresh PC hosts the branch on the embedded database.
-func overrideConfig(c screens.Config, set map[string]bool, role string, window int, db, peerURL, token, lang string) screens.Config {
+func overrideConfig(c screens.Config, set map[string]bool, f screens.Config) screens.Config {
 	if c.Lang == "" {
 		c.Lang = "zh"
 	}
@@ -295,22 +306,28 @@ func overrideConfig(c screens.Config, set map[string]bool, role string, window i
 		c.Mode = screens.ModeHost
 	}
 	if set["role"] {
-		c.Role = role
+		c.Role = f.Role
 	}
 	if set["window"] {
-		c.Window = window
+		c.Window = f.Window
 	}
 	if set["db"] {
-		c.Mode, c.DSN = screens.ModeDB, db
+		c.Mode, c.DSN = screens.ModeDB, f.DSN
 	}
 	if set["peer"] {
-		c.Mode, c.Peer = screens.ModePeer, peerURL
+		c.Mode, c.Peer = screens.ModePeer, f.Peer
 	}
 	if set["token"] {
-		c.Token = token
+		c.Token = f.Token
 	}
 	if set["lang"] {
-		c.Lang = lang
+		c.Lang = f.Lang
+	}
+	if set["printer"] {
+		c.Printer = f.Printer
+	}
+	if set["led"] {
+		c.LED = f.LED
 	}
 	return c
 }

@@ -12,17 +12,22 @@ import (
 
 func TestFlagsOverrideSavedSetup(t *testing.T) {
 	saved := screens.Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://10.0.0.2:8520", Token: "jh_x", Lang: "zh"}
-	got := overrideConfig(saved, map[string]bool{"window": true, "lang": true}, "", 5, "", "", "", "en")
+	got := overrideConfig(saved, map[string]bool{"window": true, "lang": true}, screens.Config{Window: 5, Lang: "en"})
 	want := saved
 	want.Window, want.Lang = 5, "en"
 	if got != want {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
-	got = overrideConfig(saved, map[string]bool{"role": true, "db": true}, "manager", 0, "sqlite:/tmp/b.db", "", "", "")
+	got = overrideConfig(saved, map[string]bool{"role": true, "db": true}, screens.Config{Role: "manager", DSN: "sqlite:/tmp/b.db"})
 	if got.Role != "manager" || got.Mode != screens.ModeDB || got.DSN != "sqlite:/tmp/b.db" {
 		t.Fatalf("--role --db gave %+v", got)
 	}
-	fresh := overrideConfig(screens.Config{}, map[string]bool{"role": true}, "screen", 0, "", "", "", "")
+	got = overrideConfig(saved, map[string]bool{"printer": true, "led": true},
+		screens.Config{Printer: "escpos+tcp://10.0.0.9", LED: "led+serial://COM4"})
+	if got.Printer != "escpos+tcp://10.0.0.9" || got.LED != "led+serial://COM4" || got.Window != saved.Window {
+		t.Fatalf("--printer --led gave %+v", got)
+	}
+	fresh := overrideConfig(screens.Config{}, map[string]bool{"role": true}, screens.Config{Role: "screen"})
 	if fresh.Mode != screens.ModeHost || fresh.Lang != "zh" || fresh.Validate() != nil {
 		t.Fatalf("a --role alone on a fresh PC should host in Chinese: %+v (%v)", fresh, fresh.Validate())
 	}
@@ -37,6 +42,9 @@ func TestGUIRefusesBadFlags(t *testing.T) {
 		{"--role", "kiosk", "--lang", "fr"},
 		{"--role", "kiosk", "--peer", "10.0.0.2:8520", "--token", "t"},
 		{"--role", "kiosk", "--peer", "http://10.0.0.2:8520"},
+		{"--role", "kiosk", "--printer", "lpt1"},
+		{"--role", "kiosk", "--printer", "escpos+serial://COM3?paper=76"},
+		{"--role", "caller", "--window", "2", "--led", "led+serial://COM4?encoding=latin1"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(args, &out, &errb)

@@ -28,7 +28,18 @@ type Config struct {
 	Peer   string // ModePeer: http://host:port
 	Token  string // ModePeer
 	Lang   string
+	// Devices plugged into this PC, as addresses (see the README): the
+	// kiosk's own ticket printer, which wins over the branch's printer
+	// setting, and an LED bar. Empty: none of its own.
+	Printer string
+	LED     string
 }
+
+// CheckDevice, when set, checks a device address of kind "printer" or
+// "led" and says in one sentence what is wrong with it. The program sets it
+// (the parsers live with the device drivers); without it any address is
+// taken and a wrong one is reported when the device is opened.
+var CheckDevice func(kind, addr string) error
 
 const prefPrefix = "jiaohao."
 
@@ -36,13 +47,15 @@ const prefPrefix = "jiaohao."
 // ever saved (the setup window is due).
 func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 	c = Config{
-		Role:   p.String(prefPrefix + "role"),
-		Mode:   p.StringWithFallback(prefPrefix+"mode", ModeHost),
-		Window: p.IntWithFallback(prefPrefix+"window", 1),
-		DSN:    p.String(prefPrefix + "dsn"),
-		Peer:   p.String(prefPrefix + "peer"),
-		Token:  p.String(prefPrefix + "token"),
-		Lang:   p.StringWithFallback(prefPrefix+"lang", "zh"),
+		Role:    p.String(prefPrefix + "role"),
+		Mode:    p.StringWithFallback(prefPrefix+"mode", ModeHost),
+		Window:  p.IntWithFallback(prefPrefix+"window", 1),
+		DSN:     p.String(prefPrefix + "dsn"),
+		Peer:    p.String(prefPrefix + "peer"),
+		Token:   p.String(prefPrefix + "token"),
+		Lang:    p.StringWithFallback(prefPrefix+"lang", "zh"),
+		Printer: p.String(prefPrefix + "printer"),
+		LED:     p.String(prefPrefix + "led"),
 	}
 	return c, c.Role != ""
 }
@@ -59,6 +72,8 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"peer", c.Peer)
 	p.SetString(prefPrefix+"token", c.Token)
 	p.SetString(prefPrefix+"lang", c.Lang)
+	p.SetString(prefPrefix+"printer", c.Printer)
+	p.SetString(prefPrefix+"led", c.LED)
 	return nil
 }
 
@@ -80,6 +95,14 @@ func (c Config) Validate() error {
 		return bad("setup.err_mode")
 	case !contains(Languages, c.Lang):
 		return bad("setup.err_lang")
+	}
+	for _, d := range [][2]string{{"printer", c.Printer}, {"led", c.LED}} {
+		if d[1] == "" || CheckDevice == nil {
+			continue
+		}
+		if err := CheckDevice(d[0], d[1]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Setup is the first-run form: the role of this PC, how it reaches the
-// queue, its window number and language. It saves to the preferences;
+// queue, its window number, the devices plugged into it and language. It saves to the preferences;
 // "try it on this PC" runs the demo instead.
 type Setup struct {
 	w      fyne.Window
@@ -22,11 +22,13 @@ type Setup struct {
 	window        *widget.Entry
 	peer, dsn     *widget.Entry
 	token         *widget.Entry
+	printer, led  *widget.Entry
 	lang          *widget.Select
 	save, demo    *widget.Button
 	msg           *widget.Label
 	peerRows, dbR *fyne.Container
 	windowRow     *fyne.Container
+	printerRow    *fyne.Container
 	content       fyne.CanvasObject
 }
 
@@ -96,6 +98,10 @@ func (s *Setup) build(cfg Config) {
 	s.token = widget.NewPasswordEntry()
 	s.dsn = widget.NewEntry()
 	s.dsn.SetPlaceHolder("sqlserver://user:pass@host:1433?database=jiaohao")
+	s.printer = widget.NewEntry()
+	s.printer.SetPlaceHolder(tr("setup.printer_hint"))
+	s.led = widget.NewEntry()
+	s.led.SetPlaceHolder("led+serial://COM4?encoding=gb2312")
 	s.lang = widget.NewSelect(texts(langLabels), nil)
 	s.msg = widget.NewLabel("")
 	s.msg.Importance = widget.DangerImportance
@@ -117,11 +123,13 @@ func (s *Setup) build(cfg Config) {
 	s.windowRow = row("setup.window", s.window)
 	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token))
 	s.dbR = row("setup.dsn", s.dsn)
+	s.printerRow = row("setup.printer", s.printer)
 	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	demoCard := widget.NewCard(tr("setup.demo_title"), tr("setup.demo_hint"), s.demo)
 	form := container.NewVBox(title,
 		widget.NewLabel(tr("setup.role")), s.role, s.windowRow,
 		widget.NewLabel(tr("setup.mode")), s.mode, s.peerRows, s.dbR,
+		s.printerRow, row("setup.led", s.led),
 		row("setup.lang", s.lang), s.msg, s.save)
 	if files := s.fileButtons(); files != nil {
 		form.Add(files)
@@ -138,6 +146,8 @@ func (s *Setup) fill(cfg Config) {
 	s.peer.SetText(cfg.Peer)
 	s.token.SetText(cfg.Token)
 	s.dsn.SetText(cfg.DSN)
+	s.printer.SetText(cfg.Printer)
+	s.led.SetText(cfg.LED)
 	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
 }
 
@@ -154,7 +164,9 @@ func (s *Setup) arrange() {
 		}
 	}
 	mode := valueOf(modeLabels(), s.mode.Selected)
-	show(s.windowRow, valueOf(roleLabels(), s.role.Selected) == "caller")
+	role := valueOf(roleLabels(), s.role.Selected)
+	show(s.windowRow, role == "caller")
+	show(s.printerRow, role == "kiosk")
 	show(s.peerRows, mode == ModePeer)
 	show(s.dbR, mode == ModeDB)
 }
@@ -163,13 +175,15 @@ func (s *Setup) arrange() {
 func (s *Setup) Config() Config {
 	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
 	return Config{
-		Role:   valueOf(roleLabels(), s.role.Selected),
-		Mode:   valueOf(modeLabels(), s.mode.Selected),
-		Window: n,
-		Peer:   strings.TrimSpace(s.peer.Text),
-		Token:  strings.TrimSpace(s.token.Text),
-		DSN:    strings.TrimSpace(s.dsn.Text),
-		Lang:   valueOf(langLabels, s.lang.Selected),
+		Role:    valueOf(roleLabels(), s.role.Selected),
+		Mode:    valueOf(modeLabels(), s.mode.Selected),
+		Window:  n,
+		Peer:    strings.TrimSpace(s.peer.Text),
+		Token:   strings.TrimSpace(s.token.Text),
+		DSN:     strings.TrimSpace(s.dsn.Text),
+		Lang:    valueOf(langLabels, s.lang.Selected),
+		Printer: strings.TrimSpace(s.printer.Text),
+		LED:     strings.TrimSpace(s.led.Text),
 	}
 }
 

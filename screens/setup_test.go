@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"fyne.io/fyne/v2/test"
+
+	"jiaohao/model"
 )
 
 func TestSetupSavesAndReloads(t *testing.T) {
@@ -54,5 +56,53 @@ func TestSetupRefusesIncomplete(t *testing.T) {
 	}
 	if _, ok := LoadConfig(prefs); ok {
 		t.Fatal("an incomplete configuration was saved")
+	}
+}
+
+// A kiosk's own printer and an LED bar are saved with the PC's setup; the
+// printer field is offered to kiosks only, and an address the drivers
+// refuse is one sentence and saves nothing.
+func TestSetupSavesDevices(t *testing.T) {
+	defer func(old func(kind, addr string) error) { CheckDevice = old }(CheckDevice)
+	var checked []string
+	CheckDevice = func(kind, addr string) error {
+		checked = append(checked, kind+" "+addr)
+		if addr == "lpt1" {
+			return model.Errorf(model.EInvalidInput, "打印机地址无效：lpt1")
+		}
+		return nil
+	}
+	w := newTestWindow(t, 640, 720)
+	prefs := fyne.CurrentApp().Preferences()
+	var done []Config
+	s := NewSetup(w, prefs, func(c Config) { done = append(done, c) }, nil)
+	s.role.SetSelected(textOf(roleLabels(), "caller"))
+	if s.printerRow.Visible() {
+		t.Fatal("a caller is offered a ticket printer")
+	}
+	s.role.SetSelected(textOf(roleLabels(), "kiosk"))
+	if !s.printerRow.Visible() {
+		t.Fatal("a kiosk is not offered its own printer")
+	}
+	s.mode.SetSelected(textOf(modeLabels(), ModeHost))
+	s.printer.SetText("lpt1")
+	test.Tap(s.save)
+	if len(done) != 0 || s.msg.Text != "打印机地址无效：lpt1" {
+		t.Fatalf("a bad printer address: saved %v, message %q", done, s.msg.Text)
+	}
+	if _, ok := LoadConfig(prefs); ok {
+		t.Fatal("a setup with a bad printer address was saved")
+	}
+	s.printer.SetText(" escpos+tcp://192.168.1.50:9100 ")
+	s.led.SetText("led+serial://COM4?encoding=gb2312")
+	test.Tap(s.save)
+	if len(done) != 1 || done[0].Printer != "escpos+tcp://192.168.1.50:9100" || done[0].LED != "led+serial://COM4?encoding=gb2312" {
+		t.Fatalf("saved %+v", done)
+	}
+	if got, _ := LoadConfig(prefs); got != done[0] {
+		t.Fatalf("reloaded %+v, want %+v", got, done[0])
+	}
+	if want := "led led+serial://COM4?encoding=gb2312"; checked[len(checked)-1] != want {
+		t.Fatalf("last check %q, want %q", checked[len(checked)-1], want)
 	}
 }
