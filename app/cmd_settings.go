@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,7 +14,7 @@ import (
 )
 
 func init() {
-	register("settings", "copy this PC's setup to others: export|import --file F [--window N] [--token T]", runSettings)
+	register("settings", "copy this PC's setup to others: export|import --file F [--window N] [--token T] [--printer A] [--led A]", runSettings)
 }
 
 // maxSettingsFile bounds what import reads: a settings file is a few
@@ -27,15 +28,18 @@ func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	verb := args[0]
 	fs := newFlags("settings "+verb, stderr)
 	file := fs.String("file", "", "the settings file to write (export) or read (import)")
-	var window int
-	var token string
+	var own screens.Config // this PC's own values, replacing the file's
 	if verb == "import" {
-		fs.IntVar(&window, "window", 0, "this PC's window number, replacing the file's (callers)")
-		fs.StringVar(&token, "token", "", "this PC's terminal token, replacing the file's (peer mode)")
+		fs.IntVar(&own.Window, "window", 0, "this PC's window number, replacing the file's (callers)")
+		fs.StringVar(&own.Token, "token", "", "this PC's terminal token, replacing the file's (peer mode)")
+		fs.StringVar(&own.Printer, "printer", "", "this kiosk's own printer, replacing the file's (\"\" for the branch's)")
+		fs.StringVar(&own.LED, "led", "", "this PC's LED bar, replacing the file's (\"\" for none)")
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if *file == "" {
 		return errRequired("--file")
 	}
@@ -46,7 +50,22 @@ func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if verb == "export" {
 		return exportSettings(prefs, *file, stdout)
 	}
-	return importSettings(prefs, *file, window, token, stdout)
+	return importSettings(prefs, *file, func(c *screens.Config) {
+		if own.Window > 0 {
+			c.Window = own.Window
+		}
+		if own.Token != "" {
+			c.Token = own.Token
+		}
+		// Devices are this PC's hardware: an empty value given on purpose
+		// clears the file's.
+		if given["printer"] {
+			c.Printer = own.Printer
+		}
+		if given["led"] {
+			c.LED = own.LED
+		}
+	}, stdout)
 }
 
 func exportSettings(prefs *filePrefs, file string, stdout io.Writer) error {
@@ -64,19 +83,12 @@ func exportSettings(prefs *filePrefs, file string, stdout io.Writer) error {
 	return nil
 }
 
-func importSettings(prefs *filePrefs, file string, window int, token string, stdout io.Writer) error {
+func importSettings(prefs *filePrefs, file string, adjust func(*screens.Config), stdout io.Writer) error {
 	data, err := readSmallFile(file)
 	if err != nil {
 		return err
 	}
-	c, err := ImportPCSettings(prefs, data, func(c *screens.Config) {
-		if window > 0 {
-			c.Window = window
-		}
-		if token != "" {
-			c.Token = token
-		}
-	})
+	c, err := ImportPCSettings(prefs, data, adjust)
 	if err != nil {
 		return err
 	}
@@ -86,6 +98,11 @@ func importSettings(prefs *filePrefs, file string, window int, token string, std
 	where := ""
 	if c.Role == "caller" {
 		where = fmt.Sprintf(", window %d", c.Window)
+	}
+	for _, d := range [][2]string{{"printer", c.Printer}, {"LED bar", c.LED}} {
+		if d[1] != "" {
+			where += fmt.Sprintf(", %s %s", d[0], d[1])
+		}
 	}
 	fmt.Fprintf(stdout, "imported %s: role %s%s, mode %s; start jiaohao to use them\n", file, c.Role, where, c.Mode)
 	return nil

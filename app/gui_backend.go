@@ -23,7 +23,7 @@ var hostListen = ":8520"
 // and the devices of its role, with what to close at the end.
 type backend struct {
 	st      dao.Store
-	gorm    *dao.GormStore // nil through a peer: no reports or terminals here
+	gorm    *dao.GormStore // nil through a peer: reports and terminals go through the host
 	printer screens.PrintQueue
 	ann     screens.Announcer
 	closers []func()

@@ -38,8 +38,10 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 		if err != nil {
 			return "", err
 		}
-		// The CSV is written next to the PDF, for the spreadsheet.
-		return reports.Files{Name: f.Name, PDF: f.PDF, CSV: f.CSV}.SaveInDir(reportDir())
+		// The CSV is written next to the PDF, for the spreadsheet. The
+		// name is made here, never taken from the host's answer, so no
+		// answer can write outside the folder.
+		return reports.Files{Name: reports.FileStem(from, to), PDF: f.PDF, CSV: f.CSV}.SaveInDir(reportDir())
 	}
 	return deps
 }

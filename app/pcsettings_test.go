@@ -215,3 +215,52 @@ func TestAppIDMatchesFyneApp(t *testing.T) {
 		t.Fatalf("FyneApp.toml ID is %q, want %q", m, appID)
 	}
 }
+
+// A kiosk's devices travel with its settings file, and the next kiosk puts
+// its own in on import: another printer, none (the branch's), or a wrong
+// address that changes nothing.
+func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
+	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
+		Token: "tok-kiosk-1", Lang: "zh", Printer: "escpos+tcp://192.168.1.51:9100", LED: "led+serial://COM4?encoding=gb2312"}
+	data, err := EncodePCSettings(kiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "kiosk.json")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pc := onPC(t)
+	load := func() screens.Config {
+		t.Helper()
+		p, err := loadFilePrefs(pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := screens.LoadConfig(p)
+		return c
+	}
+	code, stdout, stderr := cli("settings", "import", "--file", file, "--token", "tok-kiosk-2", "--printer", "escpos+tcp://192.168.1.52:9100")
+	if code != 0 || !strings.Contains(stdout, "printer escpos+tcp://192.168.1.52:9100") {
+		t.Fatalf("import: exit %d: %s %s", code, stdout, stderr)
+	}
+	if got := load(); got.Printer != "escpos+tcp://192.168.1.52:9100" || got.LED != kiosk.LED || got.Token != "tok-kiosk-2" {
+		t.Fatalf("kiosk 2 holds %+v", got)
+	}
+	if code, _, stderr := cli("settings", "import", "--file", file, "--printer", "lpt1", "--led", ""); code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("a wrong printer address: exit %d: %q", code, stderr)
+	}
+	if got := load(); got.Printer != "escpos+tcp://192.168.1.52:9100" || got.LED != kiosk.LED {
+		t.Fatalf("a refused import changed kiosk 2: %+v", got)
+	}
+	if code, _, stderr := cli("settings", "import", "--file", file, "--printer", "", "--led", ""); code != 0 {
+		t.Fatalf("import clearing the devices: exit %d: %s", code, stderr)
+	}
+	if got := load(); got.Printer != "" || got.LED != "" {
+		t.Fatalf("devices not cleared: %+v", got)
+	}
+	empty, _ := EncodePCSettings(callerPC)
+	if bytes.Contains(empty, []byte("Printer")) || bytes.Contains(empty, []byte("LED")) {
+		t.Fatalf("a PC without devices writes empty device fields:\n%s", empty)
+	}
+}

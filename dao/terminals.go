@@ -34,6 +34,9 @@ func (s *GormStore) AddTerminal(ctx context.Context, t Terminal) (Terminal, erro
 	}
 	row := terminalRow{BranchID: s.branchID, Name: t.Name, Role: t.Role, WindowNo: t.Window, TokenHash: t.TokenHash, CreatedAt: now}
 	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
+		if s.d.errorKind(err) == errUnique {
+			return t, model.Errorf(model.EConflict, "这个令牌已经登记过 (this token is already registered)")
+		}
 		return t, s.wrap(err)
 	}
 	return row.toTerminal(), nil

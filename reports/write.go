@@ -106,10 +106,7 @@ func Render(ctx context.Context, src Source, from, to string, lang Lang) (Files,
 	if err != nil {
 		return Files{}, err
 	}
-	f := Files{Name: "jiaohao-report-" + from}
-	if !p.Single() {
-		f.Name += "_" + to
-	}
+	f := Files{Name: FileStem(from, to)}
 	if f.PDF, err = PDF(r, lang); err != nil {
 		return Files{}, err
 	}
@@ -117,6 +114,15 @@ func Render(ctx context.Context, src Source, from, to string, lang Lang) (Files,
 		return Files{}, err
 	}
 	return f, nil
+}
+
+// FileStem names the report of the days from..to: jiaohao-report-FROM,
+// or jiaohao-report-FROM_TO for a range.
+func FileStem(from, to string) string {
+	if to == "" || to == from {
+		return "jiaohao-report-" + from
+	}
+	return "jiaohao-report-" + from + "_" + to
 }
 
 // SaveInDir writes f into dir as NAME.pdf with NAME.csv beside it, all or

@@ -31,8 +31,8 @@ type Config struct {
 	// Devices plugged into this PC, as addresses (see the README): the
 	// kiosk's own ticket printer, which wins over the branch's printer
 	// setting, and an LED bar. Empty: none of its own.
-	Printer string
-	LED     string
+	Printer string `json:",omitempty"`
+	LED     string `json:",omitempty"`
 }
 
 // CheckDevice, when set, checks a device address of kind "printer" or

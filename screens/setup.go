@@ -182,9 +182,18 @@ func (s *Setup) Config() Config {
 		Token:   strings.TrimSpace(s.token.Text),
 		DSN:     strings.TrimSpace(s.dsn.Text),
 		Lang:    valueOf(langLabels, s.lang.Selected),
-		Printer: strings.TrimSpace(s.printer.Text),
+		Printer: s.kioskPrinter(),
 		LED:     strings.TrimSpace(s.led.Text),
 	}
+}
+
+// kioskPrinter is the printer field when the role is kiosk: other roles
+// print no tickets, and a hidden field must not block saving.
+func (s *Setup) kioskPrinter() string {
+	if valueOf(roleLabels(), s.role.Selected) != "kiosk" {
+		return ""
+	}
+	return strings.TrimSpace(s.printer.Text)
 }
 
 func (s *Setup) submit() {

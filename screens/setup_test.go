@@ -105,4 +105,13 @@ func TestSetupSavesDevices(t *testing.T) {
 	if want := "led led+serial://COM4?encoding=gb2312"; checked[len(checked)-1] != want {
 		t.Fatalf("last check %q, want %q", checked[len(checked)-1], want)
 	}
+
+	// A printer typed in and then hidden by choosing another role neither
+	// blocks saving nor stays with a PC that prints no tickets.
+	s.printer.SetText("lpt1")
+	s.role.SetSelected(textOf(roleLabels(), "screen"))
+	test.Tap(s.save)
+	if len(done) != 2 || done[1].Printer != "" || done[1].Role != "screen" {
+		t.Fatalf("saving a hall screen with a hidden printer field: %+v, message %q", done, s.msg.Text)
+	}
 }

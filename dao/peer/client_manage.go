@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"jiaohao/dao"
 )
@@ -35,5 +36,7 @@ func (c *Client) RevokeTerminal(ctx context.Context, id int64) error {
 func (c *Client) Report(ctx context.Context, from, to, lang string) (Report, error) {
 	var r Report
 	q := url.Values{"from": {from}, "to": {to}, "lang": {lang}}
-	return r, c.doWithin(ctx, ReportTimeout, http.MethodGet, "/api/v1/reports?"+q.Encode(), nil, &r)
+	// A little longer than the host allows, so a slow report ends with the
+	// host's answer, not with "unreachable".
+	return r, c.doWithin(ctx, ReportTimeout+30*time.Second, http.MethodGet, "/api/v1/reports?"+q.Encode(), nil, &r)
 }

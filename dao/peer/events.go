@@ -16,7 +16,7 @@ import (
 // continued (too old, ahead of the server, a hole in the log) the first
 // message is a resync notice and the stream goes on from the server's
 // version; the client reloads the snapshot and skips what it already has.
-func (s *Server) events(w http.ResponseWriter, r *http.Request, _ principal) error {
+func (s *Server) events(w http.ResponseWriter, r *http.Request, p principal) error {
 	q := r.URL.Query()
 	since, err := parseSince(q.Get("since"))
 	if err != nil {
@@ -57,6 +57,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, _ principal) err
 			conn.Close(websocket.StatusTryAgainLater, "too slow; resync")
 			return nil
 		case <-ping.C:
+			if s.revoked(ctx, p) {
+				conn.Close(websocket.StatusPolicyViolation, "token revoked")
+				return nil
+			}
 			pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
 			err := conn.Ping(pctx)
 			cancel()
@@ -67,6 +71,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, _ principal) err
 			return nil
 		}
 	}
+}
+
+// revoked reports whether the token behind a live stream was revoked since
+// it connected: a stolen PC must not go on watching the queue. A database
+// that cannot answer right now is not a revocation.
+func (s *Server) revoked(ctx context.Context, p principal) bool {
+	_, err := s.terms.TerminalByTokenHash(ctx, p.TokenHash)
+	c := model.ErrorCode(err)
+	return c == model.EUnauthorized || c == model.ENotFound
 }
 
 // catchUp sends the logged events after since, up to at least cur, or a

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"jiaohao/dao"
 	"jiaohao/model"
@@ -145,5 +148,57 @@ func TestReportThroughPeer(t *testing.T) {
 	bare := newEnv(t, Options{})
 	if _, err := bare.client(t, RoleManager).Report(context.Background(), "2026-03-01", "2026-03-01", "zh"); !model.IsCode(err, model.EUnavailable) {
 		t.Fatalf("a server without reports: %v, want unavailable", err)
+	}
+}
+
+// Revoking a PC ends its live event stream too, not only its next request:
+// a stolen screen stops watching the queue. A PC still allowed keeps its
+// stream.
+func TestRevokeEndsLiveStream(t *testing.T) {
+	e := newEnv(t, Options{PingEvery: 50 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stolen := addToken(t, e.store, RoleScreen, 0)
+	terms, err := e.store.Terminals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := terms[len(terms)-1].ID
+	dial := func(tok string) *websocket.Conn {
+		url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/api/v1/events"
+		conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.CloseNow() })
+		return conn
+	}
+	gone, kept := dial(stolen), dial(e.tokens[RoleScreen])
+	if err := e.client(t, RoleManager).RevokeTerminal(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = gone.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Fatalf("the revoked PC's stream ended with %v, want a policy-violation close", err)
+	}
+	if _, err := e.store.TakeTicket(ctx, "A", 0, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := kept.Read(ctx); err != nil || !bytes.Contains(b, []byte("A001")) {
+		t.Fatalf("the allowed PC's stream: %s, %v", b, err)
+	}
+}
+
+// Registering a token twice is a conflict, one sentence, nothing added.
+func TestTerminalTokenRegisteredTwiceIsConflict(t *testing.T) {
+	e := newEnv(t, Options{})
+	before, _ := e.store.Terminals(context.Background())
+	body := `{"name":"again","role":"screen","token_hash":"` + HashToken(e.tokens[RoleKiosk]) + `"}`
+	status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[RoleManager], body)
+	if status != http.StatusConflict || errCode(t, b) != "conflict" {
+		t.Fatalf("a token registered twice: %d %s", status, b)
+	}
+	if after, _ := e.store.Terminals(context.Background()); len(after) != len(before) {
+		t.Fatalf("%d terminals before, %d after", len(before), len(after))
 	}
 }
