@@ -15,7 +15,8 @@ import (
 )
 
 // --led drives a real serial port: a caller's bar receives its window's
-// call, framed and encoded as configured.
+// call, framed as the branch's led_format says and encoded as the PC's
+// address overrides.
 func TestLEDFlagDrivesCallerBar(t *testing.T) {
 	if _, err := exec.LookPath("socat"); err != nil {
 		if os.Getenv("JIAOHAO_TEST_REQUIRE_DEVICES") == "1" {
@@ -45,7 +46,12 @@ func TestLEDFlagDrivesCallerBar(t *testing.T) {
 	st := daotest.SQLite(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	be := &backend{st: st}
-	be.startLED(ctx, "led+serial://"+bar+"?encoding=utf-8&prefix=02&suffix=03", screens.Config{Role: "caller", Window: 3}, t.Logf)
+	// The framing comes from the branch's setting, the encoding from the
+	// PC's own address.
+	if err := st.SetSetting(ctx, "led_format", "encoding=gb2312&prefix=02&suffix=03"); err != nil {
+		t.Fatal(err)
+	}
+	be.startLED(ctx, "led+serial://"+bar+"?encoding=utf-8", screens.Config{Role: "caller", Window: 3}, t.Logf)
 	defer be.close()
 	defer cancel()
 	if _, err := st.TakeTicket(ctx, "A", 0, "k"); err != nil {
@@ -81,8 +87,9 @@ func TestLEDFlagDrivesCallerBar(t *testing.T) {
 				t.Fatalf("frame without the configured prefix: %q", got)
 			}
 			if strings.Contains(got, "A001") {
-				if !strings.Contains(got, "3") {
-					t.Fatalf("call frame does not name window 3: %q", got)
+				// "号窗口" in UTF-8: the PC's encoding won over the branch's GB2312.
+				if !strings.Contains(got, "3 号窗口") {
+					t.Fatalf("call frame does not name window 3 in UTF-8: %q", got)
 				}
 				return
 			}

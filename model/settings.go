@@ -24,6 +24,7 @@ var DefaultSettings = map[string]string{
 	"voice_engine":          "auto", // auto, espeak-ng, sapi, say
 	"voice_chime":           "true",
 	"printer":               "",
+	"led_format":            "encoding=gb2312", // the branch's LED bars; see LEDFormat
 	"customer_url":          "",
 	"avg_service_s":         "300",
 }
@@ -75,6 +76,10 @@ func ValidateSetting(key, value string) error {
 	case "vip_enabled", "voice_chime":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
+		}
+	case "led_format":
+		if _, err := ParseLEDFormat(value); err != nil {
+			return err
 		}
 	case "voice_engine":
 		switch value {

@@ -2,7 +2,6 @@ package printing
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"log"
@@ -208,15 +207,4 @@ func encodeGB2312(text string) []byte {
 		out = append(out, b...)
 	}
 	return out
-}
-
-// ParseHex reads framing bytes from a setting: "AA 55", "aa55",
-// "0xAA,0x55" are all AA 55.
-func ParseHex(s string) ([]byte, error) {
-	clean := strings.NewReplacer("0x", "", "0X", "", " ", "", ",", "", ":", "", "-", "").Replace(s)
-	b, err := hex.DecodeString(clean)
-	if err != nil {
-		return nil, model.Errorf(model.EInvalidInput, "条屏前后缀应为十六进制字节，如 \"AA 55\"，收到 %q", s)
-	}
-	return b, nil
 }

@@ -29,20 +29,6 @@ func TestEncodeLED(t *testing.T) {
 	}
 }
 
-func TestParseHex(t *testing.T) {
-	for _, in := range []string{"AA 55", "aa55", "0xAA,0x55", "AA:55"} {
-		if b, err := ParseHex(in); err != nil || !bytes.Equal(b, []byte{0xAA, 0x55}) {
-			t.Errorf("ParseHex(%q) = % X, %v", in, b, err)
-		}
-	}
-	if b, err := ParseHex(""); err != nil || len(b) != 0 {
-		t.Errorf("empty: % X, %v", b, err)
-	}
-	if _, err := ParseHex("AG"); model.ErrorCode(err) != model.EInvalidInput {
-		t.Errorf("AG accepted: %v", err)
-	}
-}
-
 type flakyPort struct {
 	mu    sync.Mutex
 	opens int

@@ -3,6 +3,8 @@ package printing
 import (
 	"bytes"
 	"testing"
+
+	"jiaohao/model"
 )
 
 // A ticket sent to escpos+serial:// crosses a real (virtual) serial cable
@@ -27,11 +29,11 @@ func TestSerialPrinterThroughPty(t *testing.T) {
 // The LED line arrives in GB2312 between the configured framing bytes.
 func TestLEDLineThroughPtyInGB2312(t *testing.T) {
 	near, far := ptyPair(t)
-	prefix, err := ParseHex("0xAA,0x55")
+	prefix, err := model.ParseHex("0xAA,0x55")
 	if err != nil {
 		t.Fatal(err)
 	}
-	suffix, _ := ParseHex("0D 0A")
+	suffix, _ := model.ParseHex("0D 0A")
 	led, err := NewLED(LEDConfig{Port: near, Prefix: prefix, Suffix: suffix, Encoding: "GB2312", Logf: quietLog})
 	if err != nil {
 		t.Fatal(err)
