@@ -58,6 +58,15 @@ func OpenPrinter(addr string) (Printer, error) {
 	default:
 		return nil, model.Errorf(model.EInvalidInput, "打印纸宽度只能是 58 或 80 (mm)，收到 %q", q.Get("paper"))
 	}
+	// status=off stops the paper query, for a printer that mishandles it.
+	status := true
+	switch q.Get("status") {
+	case "", "on":
+	case "off":
+		status = false
+	default:
+		return nil, model.Errorf(model.EInvalidInput, "打印机 status 只能是 on 或 off，收到 %q", q.Get("status"))
+	}
 	switch strings.ToLower(scheme) {
 	case "escpos+tcp":
 		host := strings.TrimPrefix(rest, "//")
@@ -67,7 +76,7 @@ func OpenPrinter(addr string) (Printer, error) {
 		if strings.HasPrefix(host, ":") {
 			return nil, badAddress(addr)
 		}
-		return &escposPrinter{name: "escpos+tcp://" + host, paper: paper, open: tcpOpener(host)}, nil
+		return &escposPrinter{name: "escpos+tcp://" + host, paper: paper, open: tcpOpener(host), status: status}, nil
 	case "escpos+serial":
 		port := serialName(rest)
 		baud := 9600
@@ -79,7 +88,7 @@ func OpenPrinter(addr string) (Printer, error) {
 		if port == "" {
 			return nil, badAddress(addr)
 		}
-		return &escposPrinter{name: "escpos+serial://" + port, paper: paper, open: serialOpener(port, baud)}, nil
+		return &escposPrinter{name: "escpos+serial://" + port, paper: paper, open: serialOpener(port, baud), status: status}, nil
 	case "file":
 		path := strings.TrimPrefix(rest, "//")
 		return &escposPrinter{name: "file:" + path, paper: paper, open: fileOpener(path)}, nil
@@ -107,9 +116,10 @@ func serialName(rest string) string {
 
 // escposPrinter renders ESC/POS and writes it to whatever open returns.
 type escposPrinter struct {
-	name  string
-	paper Paper
-	open  func(ctx context.Context) (io.WriteCloser, error)
+	name   string
+	paper  Paper
+	open   func(ctx context.Context) (io.WriteCloser, error)
+	status bool // ask for the paper sensor before each job (see paper.go)
 }
 
 func (p *escposPrinter) String() string { return p.name }
@@ -126,6 +136,12 @@ func (p *escposPrinter) write(ctx context.Context, b []byte) error {
 		return err
 	}
 	stop := context.AfterFunc(ctx, func() { w.Close() })
+	if c, ok := w.(statusConn); ok && p.status && paperOut(c, statusWait) {
+		if stop() {
+			w.Close()
+		}
+		return errPaperOut
+	}
 	_, err = w.Write(b)
 	if stop() { // not yet closed by the AfterFunc
 		if cerr := w.Close(); err == nil {
@@ -149,7 +165,7 @@ func tcpOpener(host string) func(ctx context.Context) (io.WriteCloser, error) {
 			return nil, fmt.Errorf("connect to printer: %w", err) // the dial error names the host
 		}
 		c.SetWriteDeadline(time.Now().Add(writeTimeout))
-		return c, nil
+		return tcpConn{c}, nil
 	}
 }
 

@@ -23,32 +23,50 @@ func unhex(t *testing.T, s string) []byte {
 	return b
 }
 
-// A network thermal printer on port 9100 is a plain TCP socket: the fake
-// one accepts a connection and keeps everything it receives.
-func TestTCPPrinterReceivesESCPOS(t *testing.T) {
+// tcpPrinter is a fake network thermal printer on loopback: it answers
+// the paper query with answer (none when nil) and keeps the rest of what
+// it receives.
+func tcpPrinter(t *testing.T, answer []byte) (addr string, query, job chan []byte) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	got := make(chan []byte, 1)
+	t.Cleanup(func() { ln.Close() })
+	query, job = make(chan []byte, 1), make(chan []byte, 1)
 	go func() {
 		c, err := ln.Accept()
 		if err != nil {
-			got <- nil
+			query <- nil
+			job <- nil
 			return
 		}
 		defer c.Close()
+		q := make([]byte, len(paperQuery))
+		n, _ := io.ReadFull(c, q)
+		query <- q[:n]
+		if answer != nil {
+			c.Write(answer)
+		}
 		b, _ := io.ReadAll(c)
-		got <- b
+		job <- b
 	}()
+	return ln.Addr().String(), query, job
+}
 
-	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+// A network thermal printer on port 9100 is a plain TCP socket: asked for
+// its paper first, it then receives the ticket's exact ESC/POS bytes.
+func TestTCPPrinterReceivesESCPOS(t *testing.T) {
+	addr, query, got := tcpPrinter(t, []byte{0x12}) // paper present
+	p, err := OpenPrinter("escpos+tcp://" + addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Print(testCtx(t), knownSlip()); err != nil {
 		t.Fatalf("print: %v", err)
+	}
+	if q := <-query; !bytes.Equal(q, unhex(t, "10 04 04")) {
+		t.Errorf("the printer was not asked for its paper (DLE EOT 4) first: % X", q)
 	}
 	b := <-got
 

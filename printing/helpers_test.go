@@ -59,7 +59,7 @@ func ptyPair(t *testing.T) (string, *os.File) {
 		for sc.Scan() {
 		}
 	}()
-	far, err := os.Open(names[1])
+	far, err := os.OpenFile(names[1], os.O_RDWR, 0) // a printer answers status queries
 	if err != nil {
 		t.Fatalf("open %s: %v", names[1], err)
 	}
@@ -94,7 +94,7 @@ type fakePrinter struct {
 	fail    func(ctx context.Context, n int) error
 }
 
-var errPaperOut = errors.New("paper out")
+var errFakePaperOut = errors.New("paper out")
 
 func (p *fakePrinter) String() string { return "fake" }
 

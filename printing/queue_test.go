@@ -26,7 +26,7 @@ func TestPrinterFailsThreeTimesThenRecovers(t *testing.T) {
 		attempts <- n
 		<-release
 		if n <= 3 {
-			return errPaperOut
+			return errFakePaperOut
 		}
 		return nil
 	}}
@@ -100,7 +100,7 @@ func TestFullQueueKeepsOldestJobs(t *testing.T) {
 	p := &fakePrinter{fail: func(ctx context.Context, n int) error {
 		if n == 1 {
 			<-hold
-			return errPaperOut
+			return errFakePaperOut
 		}
 		return nil
 	}}

@@ -15,7 +15,7 @@ func openSerial(name string, baud int) (io.WriteCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open serial port %s: %w", name, err)
 	}
-	return p, nil
+	return serialConn{p}, nil // a printer answers its paper status on it
 }
 
 func serialOpener(name string, baud int) func(ctx context.Context) (io.WriteCloser, error) {

@@ -48,7 +48,7 @@ func TestDeviceFailuresLeaveTicketCalled(t *testing.T) {
 		case tries <- n:
 		default:
 		}
-		return errPaperOut
+		return errFakePaperOut
 	}}
 	prints := fastQueue(printer, StaticHeader(Header{}))
 	defer prints.Close()
