@@ -18,17 +18,22 @@ const EnvRequireDisplay = "JIAOHAO_TEST_REQUIRE_DISPLAY"
 
 // The built binary, under a virtual X display: each way of starting it
 // opens its real windows, stays up for 5 s and exits with status 0 when
-// sent SIGTERM (what a session logout or `systemctl stop` sends).
+// its window is closed (WM_DELETE_WINDOW, the title bar's ×) or, for the
+// demo, the setup and the hall over a peer, when sent SIGTERM (what a
+// session logout or `systemctl stop` sends).
 func TestBinaryUnderXvfb(t *testing.T) {
 	xvfb, err := exec.LookPath("xvfb-run")
 	if err == nil {
 		_, err = exec.LookPath("xwininfo")
 	}
+	if err == nil {
+		err = exec.Command(python3(), "-c", "import Xlib").Run()
+	}
 	if err != nil {
 		if os.Getenv(EnvRequireDisplay) == "1" {
-			t.Fatalf("%s=1 but the desktop test cannot run: %v (install xvfb and x11-utils)", EnvRequireDisplay, err)
+			t.Fatalf("%s=1 but the desktop test cannot run: %v (install xvfb, x11-utils and python3-xlib)", EnvRequireDisplay, err)
 		}
-		t.Skipf("skipping the desktop test: %v (install xvfb and x11-utils, or set %s=1 to fail instead)", err, EnvRequireDisplay)
+		t.Skipf("skipping the desktop test: %v (install xvfb, x11-utils and python3-xlib, or set %s=1 to fail instead)", err, EnvRequireDisplay)
 	}
 	bin := filepath.Join(t.TempDir(), "jiaohao")
 	build := exec.Command("go", "build", "-o", bin, "jiaohao")
@@ -55,7 +60,11 @@ func TestBinaryUnderXvfb(t *testing.T) {
 			if c.name != "demo" && c.name != "setup" {
 				args = append(args, "--lang", "en", "--db", "sqlite:"+filepath.Join(dir, "branch.db"))
 			}
-			windows, out := runFor5s(t, xvfb, bin, dir, args)
+			closeTitle := ""
+			if c.name != "demo" && c.name != "setup" {
+				closeTitle = c.titles[0]
+			}
+			windows, out := runFor5s(t, xvfb, bin, dir, closeTitle, args)
 			if c.name == "demo" && !strings.Contains(out, "demo branch served on http://127.0.0.1:") {
 				t.Errorf("the demo did not start its peer server:\n%s", out)
 			}
@@ -100,7 +109,7 @@ func hallOverPeer(t *testing.T, xvfb, bin string) {
 		srv.Process.Signal(syscall.SIGTERM)
 		srv.Wait()
 	}()
-	windows, out := runFor5s(t, xvfb, bin, dir, []string{"--role", "screen", "--peer", "http://" + addr,
+	windows, out := runFor5s(t, xvfb, bin, dir, "", []string{"--role", "screen", "--peer", "http://" + addr,
 		"--token", strings.TrimSpace(string(token)), "--lang", "en", "--windowed"})
 	if !strings.Contains(windows, `"Jiaohao · Hall screen"`) {
 		t.Errorf("no hall window; X windows:\n%s\noutput:\n%s", windows, out)
@@ -111,26 +120,50 @@ func hallOverPeer(t *testing.T, xvfb, bin string) {
 	}
 }
 
-// shell runs the program, lists the X windows after 5 s, then sends
-// SIGTERM and reports the exit status.
+// shell runs the program, lists the X windows after 5 s, then closes the
+// window titled $JH_CLOSE (or sends SIGTERM when there is none to close)
+// and reports the exit status. A program that ignores the close is killed
+// after 30 s and fails.
 const shell = `"$0" "$@" > "$JH_DIR/out.txt" 2>&1 &
 pid=$!
 sleep 5
 if ! kill -0 $pid 2>/dev/null; then wait $pid; echo "exited early with status $?"; exit 3; fi
 xwininfo -root -tree > "$JH_DIR/windows.txt"
-kill -TERM $pid
+how=SIGTERM
+if [ -n "$JH_CLOSE" ]; then
+  how="closing its window"
+  "$JH_PY" "$JH_CLOSER" "$JH_CLOSE" || { echo "no window titled $JH_CLOSE to close"; kill -KILL $pid; exit 5; }
+  i=0
+  while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  if kill -0 $pid 2>/dev/null; then echo "still running 30 s after its window was closed"; kill -KILL $pid; exit 6; fi
+else
+  kill -TERM $pid
+fi
 wait $pid
 status=$?
-if [ $status -ne 0 ]; then echo "exit status $status after SIGTERM"; exit 4; fi
+if [ $status -ne 0 ]; then echo "exit status $status after $how"; exit 4; fi
 `
 
-func runFor5s(t *testing.T, xvfb, bin, dir string, args []string) (windows, out string) {
+// python3 is the system's Python, which has the Debian python3-xlib
+// package; a user's own Python earlier in PATH may not.
+func python3() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3"
+	}
+	return "python3"
+}
+
+func runFor5s(t *testing.T, xvfb, bin, dir, closeTitle string, args []string) (windows, out string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, xvfb, append([]string{"-a", "sh", "-c", shell, bin}, args...)...)
 	// A private home: preferences and the default database stay in dir.
-	cmd.Env = append(os.Environ(), "JH_DIR="+dir, "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+	closer, err := filepath.Abs(filepath.Join("testdata", "closewindow.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "JH_DIR="+dir, "JH_CLOSE="+closeTitle, "JH_PY="+python3(), "JH_CLOSER="+closer, "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_DATA_HOME="+filepath.Join(dir, "data"), "LANG=en_US.UTF-8")
 	res, err := cmd.CombinedOutput()
 	w, _ := os.ReadFile(filepath.Join(dir, "windows.txt"))
