@@ -162,7 +162,7 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 	be.closers = append(be.closers, func() { cancel(); <-done })
 	go func() {
 		defer close(done)
-		format, ok := branchLEDFormat(lctx, be.st)
+		format, ok := branchLEDFormat(lctx, be.st, logf)
 		if !ok {
 			return
 		}
@@ -189,10 +189,17 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 
 // branchLEDFormat reads the branch's led_format, retrying while the queue
 // is out of reach; ok is false when ctx ends first.
-func branchLEDFormat(ctx context.Context, st dao.Store) (string, bool) {
+func branchLEDFormat(ctx context.Context, st dao.Store, logf func(string, ...any)) (string, bool) {
+	said := ""
 	for {
-		if set, err := st.Settings(ctx); err == nil {
+		set, err := st.Settings(ctx)
+		if err == nil {
 			return set.Raw["led_format"], true
+		}
+		// Say why the bar stays dark, once per reason.
+		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
+			logf("LED: waiting for the branch settings: %s", msg)
+			said = msg
 		}
 		select {
 		case <-ctx.Done():

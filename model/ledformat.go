@@ -55,9 +55,12 @@ func MergeLEDFormat(base, over string) (url.Values, error) {
 
 func parseLEDValues(q url.Values) (LEDFormat, error) {
 	var unknown []string
-	for k := range q {
+	for k, v := range q {
 		if !ledKeys[k] {
 			unknown = append(unknown, k)
+		}
+		if len(v) > 1 {
+			return LEDFormat{}, Errorf(EInvalidInput, "条屏参数 %s 出现了 %d 次", k, len(v))
 		}
 	}
 	if len(unknown) > 0 {

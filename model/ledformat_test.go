@@ -31,7 +31,7 @@ func TestParseLEDFormat(t *testing.T) {
 		t.Fatalf("empty: %+v %v", f, err)
 	}
 	for _, bad := range []string{"baud=fast", "baud=-1", "lines=0", "lines=11", "prefix=zz", "encoding=big5",
-		"encodng=gbk", "%zz", "suffix=0D0"} {
+		"encodng=gbk", "%zz", "suffix=0D0", "baud=9600&baud=x"} {
 		if _, err := ParseLEDFormat(bad); !IsCode(err, EInvalidInput) {
 			t.Errorf("%q: %v", bad, err)
 		}

@@ -143,6 +143,9 @@ func (p *escposPrinter) write(ctx context.Context, b []byte) error {
 		return errPaperOut
 	}
 	_, err = w.Write(b)
+	if f, ok := w.(interface{ finish() }); ok && err == nil {
+		f.finish()
+	}
 	if stop() { // not yet closed by the AfterFunc
 		if cerr := w.Close(); err == nil {
 			err = cerr

@@ -2,7 +2,11 @@ package printing
 
 import (
 	"bytes"
+	"io"
+	"net"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A printer whose roll is out is not sent the ticket: the print fails with
@@ -84,5 +88,75 @@ func TestSerialPrinterPaperOutThenPrints(t *testing.T) {
 	}
 	if b := <-rest; !bytes.Equal(b, want) {
 		t.Fatalf("ticket changed on the wire: got %d bytes, want %d", len(b), len(want))
+	}
+}
+
+// A printer that answers after the wait (busy, slow link) and reads its
+// input slowly still gets the whole ticket: the late byte is read and
+// dropped instead of resetting the link under the ticket. (The ticket is
+// made larger than the socket buffers, so bytes are still on their way
+// when the kiosk finishes writing.)
+func TestTCPPrinterLateAnswerKeepsTicketWhole(t *testing.T) {
+	slip := knownSlip()
+	slip.Footer = strings.Repeat("请留意叫号 ", 1<<18)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	job := make(chan []byte, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			job <- nil
+			return
+		}
+		defer c.Close()
+		q := make([]byte, len(paperQuery))
+		io.ReadFull(c, q)
+		time.Sleep(statusWait + 200*time.Millisecond)
+		c.Write([]byte{0x12}) // "paper present", too late to count
+		time.Sleep(100 * time.Millisecond)
+		b, _ := io.ReadAll(c)
+		job <- b
+	}()
+	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Print(testCtx(t), slip); err != nil {
+		t.Fatalf("print: %v", err)
+	}
+	if b, want := <-job, RenderESCPOS(slip, Paper80); !bytes.Equal(b, want) {
+		t.Fatalf("the printer got %d bytes of a %d-byte ticket", len(b), len(want))
+	}
+}
+
+// An automatic status (Auto Status Back) waiting on the link is not taken
+// for the answer: the printer's real answer "paper end" is.
+func TestTCPPrinterSkipsUnaskedStatus(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		c.Write([]byte{0x14, 0x00, 0x00, 0x0F}) // ASB on connect: all fine
+		q := make([]byte, len(paperQuery))
+		io.ReadFull(c, q)
+		c.Write([]byte{0x00, 0x72}) // a stray byte, then "paper end"
+		io.ReadAll(c)
+	}()
+	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Print(testCtx(t), knownSlip()); err != errPaperOut {
+		t.Fatalf("print: %v, want out of paper", err)
 	}
 }

@@ -24,7 +24,11 @@ def name_of(w):
 def find(w):
     if name_of(w) == title:
         return w
-    for c in w.query_tree().children:
+    try:
+        children = w.query_tree().children
+    except Exception:  # the window went away during the walk
+        return None
+    for c in children:
         found = find(c)
         if found is not None:
             return found
