@@ -151,64 +151,6 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 	}
 }
 
-// startLED drives an LED bar from the event stream: a caller's bar shows its
-// window's call, any other role's bar the hall's last calls. What the
-// address leaves out comes from the branch's led_format setting, read
-// before the first line so a bar never shows boxes for want of it. A dead
-// port is retried and logged; it never blocks the role.
-func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
-	lctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	be.closers = append(be.closers, func() { cancel(); <-done })
-	go func() {
-		defer close(done)
-		format, ok := branchLEDFormat(lctx, be.st, logf)
-		if !ok {
-			return
-		}
-		a, err := printing.ParseLEDAddressOver(addr, format)
-		if err != nil {
-			logf("LED: %s", model.ErrorMessage(err))
-			return
-		}
-		a.Config.Logf = logf
-		led, err := printing.NewLED(a.Config)
-		if err != nil {
-			logf("LED: %s", model.ErrorMessage(err))
-			return
-		}
-		defer led.Close()
-		board := &printing.LEDBoard{Display: led, Lines: a.Lines}
-		if cfg.Role == "caller" {
-			board.Window = cfg.Window
-		}
-		go reportFaults(dao.WithActor(lctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
-		printing.RunLEDBoards(lctx, be.st, board)
-	}()
-}
-
-// branchLEDFormat reads the branch's led_format, retrying while the queue
-// is out of reach; ok is false when ctx ends first.
-func branchLEDFormat(ctx context.Context, st dao.Store, logf func(string, ...any)) (string, bool) {
-	said := ""
-	for {
-		set, err := st.Settings(ctx)
-		if err == nil {
-			return set.Raw["led_format"], true
-		}
-		// Say why the bar stays dark, once per reason.
-		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
-			logf("LED: waiting for the branch settings: %s", msg)
-			said = msg
-		}
-		select {
-		case <-ctx.Done():
-			return "", false
-		case <-time.After(2 * time.Second):
-		}
-	}
-}
-
 // faultCheck is how often a PC looks at its devices' state.
 const faultCheck = 5 * time.Second
 

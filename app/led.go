@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"jiaohao/dao"
+	"jiaohao/model"
+	"jiaohao/printing"
+	"jiaohao/screens"
+)
+
+// startLED drives an LED bar from the event stream: a caller's bar shows its
+// window's call, any other role's bar the hall's last calls. What the
+// address leaves out comes from the branch's led_format setting, read
+// before the first line so a bar never shows boxes for want of it, and
+// followed: a manager who fixes the encoding fixes every bar. A dead port
+// is retried and logged; it never blocks the role.
+func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
+	lctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	be.closers = append(be.closers, func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for {
+			format, ok := branchLEDFormat(lctx, be.st, logf)
+			if !ok {
+				return
+			}
+			run, restart := context.WithCancel(lctx)
+			watched := make(chan struct{})
+			go func() { defer close(watched); restartOnChange(run, be.st, format, restart) }()
+			be.runLED(run, addr, format, cfg, logf)
+			restart()
+			<-watched
+			if lctx.Err() != nil {
+				return
+			}
+		}
+	}()
+}
+
+// runLED shows the calls on one bar set up by addr over format until ctx
+// ends.
+func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.Config, logf func(string, ...any)) {
+	a, err := printing.ParseLEDAddressOver(addr, format)
+	if err != nil {
+		logf("LED: %s", model.ErrorMessage(err))
+		<-ctx.Done() // a later led_format may mend it
+		return
+	}
+	a.Config.Logf = logf
+	led, err := printing.NewLED(a.Config)
+	if err != nil {
+		logf("LED: %s", model.ErrorMessage(err))
+		<-ctx.Done()
+		return
+	}
+	defer led.Close()
+	board := &printing.LEDBoard{Display: led, Lines: a.Lines}
+	if cfg.Role == "caller" {
+		board.Window = cfg.Window
+	}
+	go reportFaults(dao.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
+	printing.RunLEDBoards(ctx, be.st, board)
+}
+
+// ledCheck is how often a bar looks at the branch's led_format.
+var ledCheck = 30 * time.Second
+
+// restartOnChange calls restart when the branch's led_format is no longer
+// format; it returns when ctx ends.
+func restartOnChange(ctx context.Context, st dao.Store, format string, restart func()) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(ledCheck):
+		}
+		if set, err := st.Settings(ctx); err == nil && set.Raw["led_format"] != format {
+			restart()
+			return
+		}
+	}
+}
+
+// branchLEDFormat reads the branch's led_format, retrying while the queue
+// is out of reach; ok is false when ctx ends first.
+func branchLEDFormat(ctx context.Context, st dao.Store, logf func(string, ...any)) (string, bool) {
+	said := ""
+	for {
+		set, err := st.Settings(ctx)
+		if err == nil {
+			return set.Raw["led_format"], true
+		}
+		// Say why the bar stays dark, once per reason.
+		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
+			logf("LED: waiting for the branch settings: %s", msg)
+			said = msg
+		}
+		select {
+		case <-ctx.Done():
+			return "", false
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
