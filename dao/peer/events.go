@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -33,6 +34,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, p principal) err
 	}
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(r.Context()) // we only write; this reads pings and the close
+	ctx, done := s.trackStream(ctx, p.ID)
+	defer done()
 
 	st := stream{conn: conn, last: cur}
 	if q.Has("since") {
@@ -68,8 +71,45 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, p principal) err
 				return nil
 			}
 		case <-ctx.Done():
+			if context.Cause(ctx) == errRevoked {
+				conn.Close(websocket.StatusPolicyViolation, "token revoked")
+			}
 			return nil
 		}
+	}
+}
+
+var errRevoked = errors.New("token revoked")
+
+// trackStream registers a terminal's live stream so that revoking the
+// terminal through this server ends it at once; done unregisters it.
+func (s *Server) trackStream(ctx context.Context, terminal int64) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	key := &cancel
+	s.streamsMu.Lock()
+	if s.streams[terminal] == nil {
+		s.streams[terminal] = map[*context.CancelCauseFunc]bool{}
+	}
+	s.streams[terminal][key] = true
+	s.streamsMu.Unlock()
+	return ctx, func() {
+		s.streamsMu.Lock()
+		delete(s.streams[terminal], key)
+		if len(s.streams[terminal]) == 0 {
+			delete(s.streams, terminal)
+		}
+		s.streamsMu.Unlock()
+		cancel(nil)
+	}
+}
+
+// endStreams ends every live stream of a revoked terminal. Revocations
+// made elsewhere (the command line) are caught at the next ping.
+func (s *Server) endStreams(terminal int64) {
+	s.streamsMu.Lock()
+	defer s.streamsMu.Unlock()
+	for cancel := range s.streams[terminal] {
+		(*cancel)(errRevoked)
 	}
 }
 

@@ -91,6 +91,7 @@ func (s *Server) revokeTerminal(w http.ResponseWriter, r *http.Request, p princi
 	if err := s.terms.RevokeTerminal(r.Context(), id); err != nil {
 		return err
 	}
+	s.endStreams(id)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
 	return nil
 }

@@ -153,9 +153,25 @@ func TestReportThroughPeer(t *testing.T) {
 
 // Revoking a PC ends its live event stream too, not only its next request:
 // a stolen screen stops watching the queue. A PC still allowed keeps its
-// stream.
+// stream. Revoked through this server the stream ends at once; revoked
+// elsewhere (the command line, straight in the database), at the next
+// ping.
 func TestRevokeEndsLiveStream(t *testing.T) {
-	e := newEnv(t, Options{PingEvery: 50 * time.Millisecond})
+	t.Run("through the server", func(t *testing.T) {
+		// Pings are far apart: only the revocation itself can end the stream in time.
+		revokeEndsStream(t, Options{PingEvery: time.Hour}, func(e *env, id int64) error {
+			return e.client(t, RoleManager).RevokeTerminal(context.Background(), id)
+		})
+	})
+	t.Run("elsewhere", func(t *testing.T) {
+		revokeEndsStream(t, Options{PingEvery: 50 * time.Millisecond}, func(e *env, id int64) error {
+			return e.store.RevokeTerminal(context.Background(), id)
+		})
+	})
+}
+
+func revokeEndsStream(t *testing.T, opts Options, revoke func(*env, int64) error) {
+	e := newEnv(t, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stolen := addToken(t, e.store, RoleScreen, 0)
@@ -174,7 +190,7 @@ func TestRevokeEndsLiveStream(t *testing.T) {
 		return conn
 	}
 	gone, kept := dial(stolen), dial(e.tokens[RoleScreen])
-	if err := e.client(t, RoleManager).RevokeTerminal(ctx, id); err != nil {
+	if err := revoke(e, id); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = gone.Read(ctx)

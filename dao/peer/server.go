@@ -75,6 +75,9 @@ type Server struct {
 	seenMu sync.Mutex
 	seen   map[int64]time.Time
 
+	streamsMu sync.Mutex
+	streams   map[int64]map[*context.CancelCauseFunc]bool // live event streams by terminal
+
 	ctx    context.Context // ends when the server closes
 	cancel context.CancelFunc
 }
@@ -87,8 +90,8 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	s := &Server{
 		store: store, terms: terms, opts: opts, log: opts.Logger,
 		takes: newLimiter(opts.TakePerMinute),
-		seen:  map[int64]time.Time{},
-		ctx:   ctx, cancel: cancel,
+		seen:  map[int64]time.Time{}, streams: map[int64]map[*context.CancelCauseFunc]bool{},
+		ctx: ctx, cancel: cancel,
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
 	s.hub.start() // the one event tail, ready before the first subscriber
