@@ -36,21 +36,22 @@ func ParseLEDFormat(query string) (LEDFormat, error) {
 	return parseLEDValues(q)
 }
 
-// MergeLEDFormat is base (the branch's) with every part over names given
-// replaced, as query strings. A malformed over is an error.
-func MergeLEDFormat(base, over string) (url.Values, error) {
+// MergeLEDFormat reads base (the branch's format) with every part over
+// names replaced by over's. A wrong over, or a wrong result, is one
+// sentence.
+func MergeLEDFormat(base, over string) (LEDFormat, error) {
 	b, err := url.ParseQuery(strings.TrimSpace(base))
 	if err != nil {
 		b = url.Values{} // the branch's is checked when it is saved
 	}
 	o, err := url.ParseQuery(over)
 	if err != nil {
-		return nil, Errorf(EInvalidInput, "条屏参数无法识别：%q", over)
+		return LEDFormat{}, Errorf(EInvalidInput, "条屏参数无法识别：%q", over)
 	}
 	for k, v := range o {
 		b[k] = v
 	}
-	return b, nil
+	return parseLEDValues(b)
 }
 
 func parseLEDValues(q url.Values) (LEDFormat, error) {

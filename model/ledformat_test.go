@@ -40,11 +40,7 @@ func TestParseLEDFormat(t *testing.T) {
 
 // A PC's bar names only what differs from the branch's format.
 func TestMergeLEDFormat(t *testing.T) {
-	q, err := MergeLEDFormat("encoding=gbk&prefix=AA55&lines=3", "encoding=utf-8&baud=19200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ParseLEDFormat(q.Encode())
+	f, err := MergeLEDFormat("encoding=gbk&prefix=AA55&lines=3", "encoding=utf-8&baud=19200")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,11 +42,7 @@ func ParseLEDAddressOver(addr, branch string) (LEDAddress, error) {
 	if strings.TrimSpace(port) == "" {
 		return bad("缺少串口")
 	}
-	q, err := model.MergeLEDFormat(branch, u.RawQuery)
-	if err != nil {
-		return bad("参数无法识别")
-	}
-	f, err := model.ParseLEDFormat(q.Encode())
+	f, err := model.MergeLEDFormat(branch, u.RawQuery)
 	if err != nil {
 		return bad(model.ErrorMessage(err))
 	}
