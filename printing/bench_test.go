@@ -50,27 +50,13 @@ func BenchmarkQueueSubmit(b *testing.B) {
 // BenchmarkTCPPrintAnsweringPrinter is one ticket to a network printer
 // that answers the paper query at once: connect, ask, send, close.
 func BenchmarkTCPPrintAnsweringPrinter(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				q := make([]byte, len(paperQuery))
-				io.ReadFull(c, q)
-				c.Write([]byte{0x12})
-				io.Copy(io.Discard, c)
-			}()
-		}
-	}()
-	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+	addr := loopbackPrinter(b, func(c net.Conn) {
+		q := make([]byte, len(paperQuery))
+		io.ReadFull(c, q)
+		c.Write([]byte{0x12})
+		io.Copy(io.Discard, c)
+	})
+	p, err := OpenPrinter("escpos+tcp://" + addr)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -28,20 +28,8 @@ func unhex(t *testing.T, s string) []byte {
 // it receives.
 func tcpPrinter(t *testing.T, answer []byte) (addr string, query, job chan []byte) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	query, job = make(chan []byte, 1), make(chan []byte, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			query <- nil
-			job <- nil
-			return
-		}
-		defer c.Close()
+	addr = loopbackPrinter(t, func(c net.Conn) {
 		q := make([]byte, len(paperQuery))
 		n, _ := io.ReadFull(c, q)
 		query <- q[:n]
@@ -50,8 +38,8 @@ func tcpPrinter(t *testing.T, answer []byte) (addr string, query, job chan []byt
 		}
 		b, _ := io.ReadAll(c)
 		job <- b
-	}()
-	return ln.Addr().String(), query, job
+	})
+	return addr, query, job
 }
 
 // A network thermal printer on port 9100 is a plain TCP socket: asked for

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -140,3 +141,28 @@ func knownSlip() Slip {
 }
 
 func quietLog(string, ...any) {}
+
+// loopbackPrinter is a fake network printer: every connection to the
+// returned address is handed to serve, and closed after it. It stops with
+// the test.
+func loopbackPrinter(tb testing.TB, serve func(c net.Conn)) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}

@@ -99,19 +99,8 @@ func TestSerialPrinterPaperOutThenPrints(t *testing.T) {
 func TestTCPPrinterLateAnswerKeepsTicketWhole(t *testing.T) {
 	slip := knownSlip()
 	slip.Footer = strings.Repeat("请留意叫号 ", 1<<18)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	job := make(chan []byte, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			job <- nil
-			return
-		}
-		defer c.Close()
+	addr := loopbackPrinter(t, func(c net.Conn) {
 		q := make([]byte, len(paperQuery))
 		io.ReadFull(c, q)
 		time.Sleep(statusWait + 200*time.Millisecond)
@@ -119,8 +108,8 @@ func TestTCPPrinterLateAnswerKeepsTicketWhole(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		b, _ := io.ReadAll(c)
 		job <- b
-	}()
-	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+	})
+	p, err := OpenPrinter("escpos+tcp://" + addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,24 +124,14 @@ func TestTCPPrinterLateAnswerKeepsTicketWhole(t *testing.T) {
 // An automatic status (Auto Status Back) waiting on the link is not taken
 // for the answer: the printer's real answer "paper end" is.
 func TestTCPPrinterSkipsUnaskedStatus(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	addr := loopbackPrinter(t, func(c net.Conn) {
 		c.Write([]byte{0x14, 0x00, 0x00, 0x0F}) // ASB on connect: all fine
 		q := make([]byte, len(paperQuery))
 		io.ReadFull(c, q)
 		c.Write([]byte{0x00, 0x72}) // a stray byte, then "paper end"
 		io.ReadAll(c)
-	}()
-	p, err := OpenPrinter("escpos+tcp://" + ln.Addr().String())
+	})
+	p, err := OpenPrinter("escpos+tcp://" + addr)
 	if err != nil {
 		t.Fatal(err)
 	}
