@@ -18,15 +18,10 @@ import (
 // program, and the frames (up to the suffix byte end) read at the other.
 func serialBar(t *testing.T, end byte) (string, <-chan string) {
 	t.Helper()
-	if _, err := exec.LookPath("socat"); err != nil {
-		if os.Getenv("JIAOHAO_TEST_REQUIRE_DEVICES") == "1" {
-			t.Fatal("socat is not installed but JIAOHAO_TEST_REQUIRE_DEVICES=1")
-		}
-		t.Skip("socat not installed: no virtual serial port")
-	}
+	path := needTool(t, "socat", "JIAOHAO_TEST_REQUIRE_DEVICES")
 	dir := t.TempDir()
 	bar, reader := filepath.Join(dir, "bar"), filepath.Join(dir, "reader")
-	socat := exec.Command("socat", "pty,raw,echo=0,link="+bar, "pty,raw,echo=0,link="+reader)
+	socat := exec.Command(path, "pty,raw,echo=0,link="+bar, "pty,raw,echo=0,link="+reader)
 	if err := socat.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -69,13 +69,7 @@ func TestManagerThroughPeerRegistersTerminals(t *testing.T) {
 // the database: the host renders it, this PC writes the PDF and the CSV to
 // the manager's home folder.
 func TestManagerThroughPeerMakesReport(t *testing.T) {
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("JIAOHAO_TEST_REQUIRE_TOOLS") == "1" {
-			t.Fatal("pdftotext is not installed but JIAOHAO_TEST_REQUIRE_TOOLS=1")
-		}
-		t.Skip("pdftotext not installed")
-	}
+	pdftotext := needTool(t, "pdftotext", "JIAOHAO_TEST_REQUIRE_TOOLS")
 	dsn := daotest.SQLiteDSN(t)
 	if code, out, errs := cli("seed-day", "--db", dsn, "--date", "2026-03-02", "--tickets", "40"); code != 0 {
 		t.Fatalf("seed-day: %d %s %s", code, out, errs)
