@@ -133,7 +133,7 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		if cfg.Printer != "" {
 			usePrinter(q, cfg.Printer, logf) // this kiosk's own, over the branch's setting
 		} else {
-			go followPrinter(qctx, be.st, q, err == nil, set.Raw["printer"], logf)
+			go followPrinter(qctx, be.st, q, logf)
 		}
 		go reportFaults(dao.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
 	case "screen":
@@ -187,26 +187,13 @@ func terminalName(cfg screens.Config) string {
 const printerCheck = 30 * time.Second
 
 // followPrinter points the kiosk's print queue at the configured printer
-// and keeps it there while the setting changes.
-func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, known bool, addr string, logf func(string, ...any)) {
-	current := "\x00" // nothing chosen yet
-	for {
-		if known && addr != current {
-			current = addr
-			usePrinter(q, addr, logf)
-		}
-		wait := printerCheck
-		if !known {
-			wait = 2 * time.Second // the host is not reachable yet: jobs wait in the queue
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		if set, err := st.Settings(ctx); err == nil {
-			known, addr = true, set.Raw["printer"]
-		}
+// and keeps it there while the setting changes. Until the setting is read
+// the queue holds its jobs.
+func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, logf func(string, ...any)) {
+	addr, ok := settingValue(ctx, st, "printer", logf)
+	for ok {
+		usePrinter(q, addr, logf)
+		addr, ok = nextValue(ctx, st, "printer", addr, printerCheck)
 	}
 }
 

@@ -22,20 +22,21 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 	be.closers = append(be.closers, func() { cancel(); <-done })
 	go func() {
 		defer close(done)
-		for {
-			format, ok := branchLEDFormat(lctx, be.st, logf)
-			if !ok {
-				return
-			}
+		format, ok := settingValue(lctx, be.st, "led_format", logf)
+		for ok {
 			run, restart := context.WithCancel(lctx)
+			var next string
+			var changed bool
 			watched := make(chan struct{})
-			go func() { defer close(watched); restartOnChange(run, be.st, format, restart) }()
+			go func() {
+				defer close(watched)
+				next, changed = nextValue(run, be.st, "led_format", format, ledCheck)
+				restart()
+			}()
 			be.runLED(run, addr, format, cfg, logf)
 			restart()
 			<-watched
-			if lctx.Err() != nil {
-				return
-			}
+			format, ok = next, changed
 		}
 	}()
 }
@@ -67,41 +68,3 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.
 
 // ledCheck is how often a bar looks at the branch's led_format.
 var ledCheck = 30 * time.Second
-
-// restartOnChange calls restart when the branch's led_format is no longer
-// format; it returns when ctx ends.
-func restartOnChange(ctx context.Context, st dao.Store, format string, restart func()) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(ledCheck):
-		}
-		if set, err := st.Settings(ctx); err == nil && set.Raw["led_format"] != format {
-			restart()
-			return
-		}
-	}
-}
-
-// branchLEDFormat reads the branch's led_format, retrying while the queue
-// is out of reach; ok is false when ctx ends first.
-func branchLEDFormat(ctx context.Context, st dao.Store, logf func(string, ...any)) (string, bool) {
-	said := ""
-	for {
-		set, err := st.Settings(ctx)
-		if err == nil {
-			return set.Raw["led_format"], true
-		}
-		// Say why the bar stays dark, once per reason.
-		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
-			logf("LED: waiting for the branch settings: %s", msg)
-			said = msg
-		}
-		select {
-		case <-ctx.Done():
-			return "", false
-		case <-time.After(2 * time.Second):
-		}
-	}
-}

@@ -32,7 +32,7 @@ func TestKioskPrinterFollowsSettings(t *testing.T) {
 	q.Submit(tk, model.Position{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go followPrinter(ctx, st, q, true, "file:"+out, t.Logf) // settings now readable
+	go followPrinter(ctx, st, q, t.Logf) // settings now readable
 	flush, done := context.WithTimeout(context.Background(), 30*time.Second)
 	defer done()
 	if err := q.Flush(flush); err != nil {
