@@ -3,8 +3,11 @@ package app
 import (
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,8 +21,8 @@ import (
 // once the printer is known; it never drops the job.
 func TestKioskPrinterFollowsSettings(t *testing.T) {
 	st := daotest.SQLite(t)
-	out := filepath.Join(t.TempDir(), "printer.bin")
-	if err := st.SetSetting(context.Background(), "printer", "file:"+out); err != nil {
+	addr, received := tcpPrinter(t)
+	if err := st.SetSetting(context.Background(), "printer", "escpos+tcp://"+addr+"?status=off"); err != nil {
 		t.Fatal(err)
 	}
 	q := printing.NewPrintQueue(printing.QueueConfig{Printer: unknownPrinter{}, Header: printing.StoreHeader(st, nil),
@@ -38,17 +41,54 @@ func TestKioskPrinterFollowsSettings(t *testing.T) {
 	if err := q.Flush(flush); err != nil {
 		t.Fatalf("job never printed: %v (fault %q)", err, q.Fault())
 	}
-	b, err := os.ReadFile(out)
-	if err != nil || len(b) == 0 || b[0] != 0x1B {
-		t.Fatalf("printer received %d bytes (%v)", len(b), err)
+	// The printer's side may still be reading when the kiosk's write ends.
+	for end := time.Now().Add(10 * time.Second); !bytes.Contains(received(), []byte(tk.Number)) && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b := received(); len(b) == 0 || b[0] != 0x1B || !bytes.Contains(b, []byte(tk.Number)) {
+		t.Fatalf("printer received %d bytes, want ticket %s", len(b), tk.Number)
+	}
+}
+
+// The branch's printer setting names devices only (a file path there would
+// let one manager token write files on every kiosk), so tests stand in a
+// loopback network printer for it. received returns every byte it got.
+func tcpPrinter(t *testing.T) (addr string, received func() []byte) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	var got bytes.Buffer
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				b, _ := io.ReadAll(c)
+				mu.Lock()
+				got.Write(b)
+				mu.Unlock()
+			}()
+		}
+	}()
+	return ln.Addr().String(), func() []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		return bytes.Clone(got.Bytes())
 	}
 }
 
 // A kiosk with a printer of its own (setup or --printer) prints there, not
 // on the branch's printer: two kiosks of one branch each have their own.
 func TestKioskOwnPrinterWinsOverBranchSetting(t *testing.T) {
-	dir := t.TempDir()
-	own, branch := filepath.Join(dir, "own.bin"), filepath.Join(dir, "branch.bin")
+	own := filepath.Join(t.TempDir(), "own.bin")
+	branch, branchGot := tcpPrinter(t)
 	dsn := daotest.SQLiteDSN(t)
 	ctx := context.Background()
 	be, err := connect(ctx, screens.Config{Role: "kiosk", Mode: screens.ModeDB, DSN: dsn, Printer: "file:" + own}, t.Logf)
@@ -56,7 +96,7 @@ func TestKioskOwnPrinterWinsOverBranchSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer be.close()
-	if err := be.st.SetSetting(ctx, "printer", "file:"+branch); err != nil {
+	if err := be.st.SetSetting(ctx, "printer", "escpos+tcp://"+branch+"?status=off"); err != nil {
 		t.Fatal(err)
 	}
 	tk, err := be.st.TakeTicket(ctx, "A", 0, "kiosk")
@@ -76,7 +116,7 @@ func TestKioskOwnPrinterWinsOverBranchSetting(t *testing.T) {
 	if b, err := os.ReadFile(own); err != nil || !bytes.Contains(b, []byte(tk.Number)) {
 		t.Fatalf("the kiosk's own printer got %q (%v), want ticket %s", b, err, tk.Number)
 	}
-	if _, err := os.Stat(branch); !os.IsNotExist(err) {
-		t.Fatalf("the branch's printer was used too (%v)", err)
+	if b := branchGot(); len(b) != 0 {
+		t.Fatalf("the branch's printer was used too (%d bytes)", len(b))
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,9 @@ func ValidateSetting(key, value string) error {
 	if _, ok := DefaultSettings[key]; !ok {
 		return Errorf(EInvalidInput, "未知的设置项 %q", key)
 	}
+	if err := CheckText("设置项 "+key+" ", value, multilineSettings[key]); err != nil {
+		return err
+	}
 	if r, ok := intSettings[key]; ok {
 		n, err := strconv.Atoi(strings.TrimSpace(value))
 		if err != nil || n < r.min || n > r.max {
@@ -81,6 +85,14 @@ func ValidateSetting(key, value string) error {
 		if _, err := ParseLEDFormat(value); err != nil {
 			return err
 		}
+	case "printer":
+		if err := checkBranchPrinter(value); err != nil {
+			return err
+		}
+	case "customer_url":
+		if err := checkCustomerURL(value); err != nil {
+			return err
+		}
 	case "voice_engine":
 		switch value {
 		case "auto", "espeak-ng", "sapi", "say":
@@ -90,6 +102,42 @@ func ValidateSetting(key, value string) error {
 	}
 	if len(value) > 1000 {
 		return Errorf(EInvalidInput, "设置项 %s 过长", key)
+	}
+	return nil
+}
+
+// multilineSettings are the texts where a line break is meant.
+var multilineSettings = map[string]bool{"notice": true, "ticket_footer": true}
+
+// BranchPrinterSchemes are the printer addresses a branch-wide setting may
+// name: devices only. Every kiosk that follows the branch opens the address,
+// so a "file:" path there would let one manager token make every kiosk
+// append to any file it can write (a Windows Startup script, say). A file
+// printer is for a PC's own setup or print-test, typed on that PC.
+var BranchPrinterSchemes = []string{"escpos+serial", "escpos+tcp", "spool"}
+
+func checkBranchPrinter(v string) error {
+	if v == "" {
+		return nil
+	}
+	scheme, rest, _ := strings.Cut(strings.TrimSpace(v), ":")
+	for _, s := range BranchPrinterSchemes {
+		if strings.EqualFold(scheme, s) && strings.Trim(rest, "/") != "" {
+			return nil
+		}
+	}
+	return Errorf(EInvalidInput, "网点打印机须为 escpos+serial://端口、escpos+tcp://主机:端口 或 spool:打印机名；file: 只能在本机设置中使用，收到 %q (the branch printer must be a device address; file: is for one PC's own setup)", v)
+}
+
+// checkCustomerURL accepts the base of the customer page an http(s)
+// address: the QR code on every ticket opens it on a customer's phone.
+func checkCustomerURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return Errorf(EInvalidInput, "顾客页面地址须以 http:// 或 https:// 开头并写明主机，例如 http://192.168.1.10:8520，收到 %q (customer_url must be an http(s) address)", v)
 	}
 	return nil
 }

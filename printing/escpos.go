@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/width"
+
+	"jiaohao/model"
 )
 
 // Paper is the roll width in millimetres: 58 or 80.
@@ -111,8 +113,10 @@ func (r *escRenderer) cmd(cmds ...[]byte) {
 }
 
 // lines prints text wrapped to cols half-width columns, one LF per line.
+// Control characters are dropped first: what comes from settings and names
+// is printed as text, never sent to the printer as a command.
 func (r *escRenderer) lines(text string, cols int) {
-	for _, l := range wrap(text, cols) {
+	for _, l := range wrap(model.StripUnsafe(text), cols) {
 		b, err := r.enc([]byte(l))
 		if err != nil {
 			// GB18030 encodes all of Unicode; only invalid UTF-8 lands here.

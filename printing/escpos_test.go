@@ -140,3 +140,26 @@ func TestNoQRWithoutCustomerURL(t *testing.T) {
 		t.Errorf("CustomerURL = %q", got)
 	}
 }
+
+// Text from settings and names prints as text: an ESC or GS in it would
+// otherwise reach the printer as a command (cut, open drawer, reset).
+func TestRenderDropsControlBytesFromText(t *testing.T) {
+	clean := knownSlip()
+	clean.Footer = "请留意叫号\n谢谢"
+	dirty := clean
+	dirty.Footer = "请留意\x1b\x70\x00\x19\xfa叫号\r\n谢\x1d\x56\x00谢"
+	dirty.Branch = clean.Branch + "\x1b@"
+	dirty.Service = "\u202e" + clean.Service
+	want := RenderESCPOS(clean, Paper80)
+	got := RenderESCPOS(dirty, Paper80)
+	if bytes.Count(got, []byte{0x1B}) != bytes.Count(want, []byte{0x1B}) || bytes.Count(got, []byte{0x1D}) != bytes.Count(want, []byte{0x1D}) {
+		t.Fatalf("control bytes from text reached the printer:\n got % X\nwant % X", got, want)
+	}
+	if bytes.Contains(got, []byte{'\r'}) {
+		t.Error("CR from a setting reached the printer")
+	}
+	b, _ := EncodeLED("A012\x02\x03 请\n到 3 号", "GB2312")
+	if bytes.ContainsAny(b, "\x02\x03\n") {
+		t.Errorf("LED text carries framing bytes: % X", b)
+	}
+}

@@ -173,6 +173,9 @@ func (l *LED) run(ctx context.Context) {
 // "GBK" or "UTF-8". A rune a GB2312 controller cannot show becomes '?', so
 // one rare character never garbles the rest of the line.
 func EncodeLED(text, encoding string) ([]byte, error) {
+	// One line, and no byte of it may be a framing byte (STX, ETX) or a
+	// controller command.
+	text = model.StripUnsafe(strings.ReplaceAll(text, "\n", " "))
 	switch strings.ToUpper(strings.ReplaceAll(encoding, "-", "")) {
 	case "", "GB2312":
 		return encodeGB2312(text), nil
