@@ -17,6 +17,7 @@ require (
 )
 
 require (
+	clocale v0.0.0
 	filippo.io/edwards25519 v1.1.0 // indirect
 	fyne.io/systray v1.11.1-0.20250603113521-ca66a66d8b58 // indirect
 	fyne.io/tools v1.7.2 // indirect
@@ -89,3 +90,5 @@ require (
 )
 
 tool fyne.io/tools/cmd/fyne
+
+replace clocale => ./app/clocale

@@ -34,7 +34,10 @@ func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err := screens.SetLanguage(*lang); err != nil {
 		return err
 	}
-	a := newFyneApp()
+	a, err := newFyneApp()
+	if err != nil {
+		return err
+	}
 	l := &launcher{app: a, windowed: true, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf}
 	l.startDemo(*dsn)
 	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })

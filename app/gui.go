@@ -61,7 +61,10 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err := flagged.Validate(); err != nil {
 		return err
 	}
-	a := newFyneApp()
+	a, err := newFyneApp()
+	if err != nil {
+		return err
+	}
 	cfg, saved := screens.LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, f)
 	forced := set["role"]
@@ -94,7 +97,12 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 
 // newFyneApp makes the Fyne app with the metadata FyneApp.toml describes,
 // set in code so a plain `go build` binary behaves like a packaged one.
-func newFyneApp() fyne.App {
+// newFyneApp makes the desktop application, or says in one sentence why
+// this PC has no screen for it.
+func newFyneApp() (fyne.App, error) {
+	if err := checkDisplay(); err != nil {
+		return nil, err
+	}
 	icon := fyne.NewStaticResource("icon.png", assets.Icon)
 	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: "0.1.0", Icon: icon,
 		Migrations: map[string]bool{"fyneDo": true}})
@@ -102,7 +110,7 @@ func newFyneApp() fyne.App {
 	a.SetIcon(icon)
 	a.Settings().SetTheme(screens.Theme{})
 	avoidQuitRace(a.Lifecycle())
-	return a
+	return a, nil
 }
 
 // avoidQuitRace drops Fyne's stop hook. Fyne 2.7.1 hands that hook (a last
