@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 
@@ -135,14 +136,28 @@ func ImportPCSettings(p fyne.Preferences, data []byte, adjust func(*screens.Conf
 	if err != nil {
 		return screens.Config{}, err
 	}
+	fromFile := c.Printer
 	if adjust != nil {
 		adjust(&c)
 	}
 	if err := c.Validate(); err != nil {
 		return screens.Config{}, model.Errorf(model.EInvalidInput, "%s，%s (%s)", model.ErrorMessage(err), unchanged, unchangedEN)
 	}
+	// A file printer writes wherever its path points, so it must be typed
+	// on this PC (setup, --printer), never carried in from another one.
+	if c.Printer == fromFile && isFilePrinter(c.Printer) {
+		return screens.Config{}, model.Errorf(model.EInvalidInput,
+			"设置文件里的打印机是文件路径 %q，文件打印机只能在本机设置或 --printer 中输入，%s (the file names a file printer; type this PC's printer with --printer; %s)",
+			c.Printer, unchanged, unchangedEN)
+	}
 	if err := screens.SaveConfig(p, c); err != nil {
 		return screens.Config{}, err
 	}
 	return c, nil
+}
+
+// isFilePrinter reports a "file:" printer address.
+func isFilePrinter(addr string) bool {
+	scheme, _, ok := strings.Cut(strings.TrimSpace(addr), ":")
+	return ok && strings.EqualFold(scheme, "file")
 }

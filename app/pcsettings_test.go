@@ -264,3 +264,33 @@ func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
 		t.Fatalf("a PC without devices writes empty device fields:\n%s", empty)
 	}
 }
+
+// A file printer is a path typed on one PC: a settings file carrying one
+// from another PC is refused (it could name any file here), unless this
+// PC's own printer is typed with --printer.
+func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
+	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
+		Token: "tok-kiosk-1", Lang: "zh", Printer: "file:C:/ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp/x.bat"}
+	data, err := EncodePCSettings(kiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "kiosk.json")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pc := onPC(t)
+	code, _, stderr := cli("settings", "import", "--file", file)
+	if code != 2 || !strings.Contains(stderr, "--printer") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("carried file printer: exit %d: %q", code, stderr)
+	}
+	if p, err := loadFilePrefs(pc); err == nil {
+		if c, saved := screens.LoadConfig(p); saved {
+			t.Fatalf("a refused import saved %+v", c)
+		}
+	}
+	typed := "file:" + filepath.Join(t.TempDir(), "tickets.bin")
+	if code, stdout, stderr := cli("settings", "import", "--file", file, "--printer", typed); code != 0 || !strings.Contains(stdout, typed) {
+		t.Fatalf("a file printer typed here: exit %d: %s %s", code, stdout, stderr)
+	}
+}
