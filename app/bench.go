@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"math"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"jiaohao/dao"
@@ -12,17 +15,27 @@ import (
 
 // benchResult is the one JSON line `jiaohao bench` prints. Calls,
 // duplicates and skipped are counted from the database afterwards, not from
-// the bench's own bookkeeping.
+// the bench's own bookkeeping. With --compare, the same work is also done
+// in seed 002's shape (one branch-wide lock first) and a bare one-row bump
+// measures the ceiling, interleaved round by round; rates are medians.
 type benchResult struct {
 	Engine     string  `json:"engine"`
 	Windows    int     `json:"windows"`
 	Tickets    int     `json:"tickets"`
+	Rounds     int     `json:"rounds"`
 	Calls      int64   `json:"calls"`
 	CallsPerS  float64 `json:"calls_per_s"`
 	P50ms      float64 `json:"p50_ms"`
 	P99ms      float64 `json:"p99_ms"`
 	Duplicates int64   `json:"duplicates"`
 	Skipped    int64   `json:"skipped"`
+
+	BaselineCallsPerS float64 `json:"baseline_calls_per_s,omitempty"`
+	BaselineP50ms     float64 `json:"baseline_p50_ms,omitempty"`
+	BaselineP99ms     float64 `json:"baseline_p99_ms,omitempty"`
+	Ratio             float64 `json:"ratio,omitempty"` // calls_per_s / baseline_calls_per_s
+	CeilingCallsPerS  float64 `json:"ceiling_calls_per_s,omitempty"`
+	CeilingRatio      float64 `json:"ceiling_ratio,omitempty"` // calls_per_s / ceiling_calls_per_s
 }
 
 // Bench windows and service live apart from the branch's own: windows
@@ -32,44 +45,153 @@ const (
 	benchFirstWindow = 901
 )
 
-func runBench(ctx context.Context, s *dao.GormStore, windows, tickets int) (benchResult, error) {
-	res := benchResult{Engine: s.Engine(), Windows: windows, Tickets: tickets}
+// benchOptions says what one bench run does.
+type benchOptions struct {
+	windows, tickets int
+	rounds           int  // 0: 1, or 3 with compare
+	compare          bool // also the global-lock shape and the ceiling
+}
+
+// phase is one shape's take-then-call-everything run, counted from the
+// database.
+type phase struct {
+	calls, duplicates, skipped int64
+	perS                       float64
+	lat                        []time.Duration // sorted
+}
+
+func runBench(ctx context.Context, s *dao.GormStore, o benchOptions) (benchResult, error) {
+	if o.rounds == 0 {
+		o.rounds = 1
+		if o.compare {
+			o.rounds = 3
+		}
+	}
+	res := benchResult{Engine: s.Engine(), Windows: o.windows, Tickets: o.tickets, Rounds: o.rounds}
 	if _, err := s.SaveService(ctx, model.Service{Code: benchService, Name: "压测", Priority: 5, StartNo: 1, Enabled: true, SortOrder: 99}); err != nil {
 		return res, err
 	}
-	for w := 0; w < windows; w++ {
+	for w := 0; w < o.windows; w++ {
 		if _, err := s.SaveWindow(ctx, model.Window{Number: benchFirstWindow + w, Name: "压测", Services: []string{benchService}}); err != nil {
 			return res, err
 		}
 	}
-	var firstID int64
-	if err := s.DB().WithContext(ctx).Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&firstID).Error; err != nil {
-		return res, err
+	var design, serial []phase
+	var ceiling []float64
+	for r := 0; r < o.rounds; r++ {
+		p, err := benchPhase(ctx, s, o, s.CallNext)
+		if err != nil {
+			return res, err
+		}
+		design = append(design, p)
+		if !o.compare {
+			continue
+		}
+		p, err = benchPhase(ctx, s, o, func(ctx context.Context, w int, _ string) (model.Ticket, error) { return s.CallNextSerial(ctx, w) })
+		if err != nil {
+			return res, err
+		}
+		serial = append(serial, p)
+		c, err := benchCeiling(ctx, s, o.windows, o.tickets)
+		if err != nil {
+			return res, err
+		}
+		ceiling = append(ceiling, c)
 	}
-	if err := benchTake(ctx, s, tickets); err != nil {
-		return res, err
+	d := medianPhase(design)
+	res.CallsPerS, res.P50ms, res.P99ms = d.perS, percentileMS(d.lat, 0.50), percentileMS(d.lat, 0.99)
+	for _, p := range append(design, serial...) {
+		res.Calls += p.calls
+		res.Duplicates += p.duplicates
+		res.Skipped += p.skipped
 	}
-	lat, elapsed, err := benchCall(ctx, s, windows)
-	if err != nil {
-		return res, err
+	if o.compare {
+		b := medianPhase(serial)
+		res.BaselineCallsPerS, res.BaselineP50ms, res.BaselineP99ms = b.perS, percentileMS(b.lat, 0.50), percentileMS(b.lat, 0.99)
+		res.CeilingCallsPerS = median(ceiling)
+		res.Ratio = round3(res.CallsPerS / res.BaselineCallsPerS)
+		res.CeilingRatio = round3(res.CallsPerS / res.CeilingCallsPerS)
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	res.P50ms, res.P99ms = percentileMS(lat, 0.50), percentileMS(lat, 0.99)
-	db := s.DB().WithContext(ctx)
-	if err := db.Raw("SELECT COUNT(*) FROM queue_event e JOIN ticket t ON t.id = e.ticket_id WHERE e.kind = ? AND t.id > ?",
-		model.EvCall, firstID).Scan(&res.Calls).Error; err != nil {
-		return res, err
-	}
-	if err := db.Raw("SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT e.ticket_id, COUNT(*) AS n FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? GROUP BY e.ticket_id HAVING COUNT(*) > 1) AS d",
-		model.EvCall, firstID).Scan(&res.Duplicates).Error; err != nil {
-		return res, err
-	}
-	if err := db.Raw("SELECT COUNT(*) FROM ticket WHERE id > ? AND status = ?", firstID, int(model.Waiting)).Scan(&res.Skipped).Error; err != nil {
-		return res, err
-	}
-	res.CallsPerS = float64(res.Calls) / elapsed.Seconds()
 	return res, nil
 }
+
+// benchPhase takes o.tickets numbers, lets o.windows windows call them all
+// with call, and counts what happened from the database.
+func benchPhase(ctx context.Context, s *dao.GormStore, o benchOptions, call callFunc) (phase, error) {
+	var p phase
+	db := s.DB().WithContext(ctx)
+	var firstID, lastID int64
+	if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&firstID).Error; err != nil {
+		return p, err
+	}
+	if err := benchTake(ctx, s, o.tickets); err != nil {
+		return p, err
+	}
+	if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&lastID).Error; err != nil {
+		return p, err
+	}
+	lat, elapsed, err := benchCall(ctx, call, o.windows)
+	if err != nil {
+		return p, err
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	p.lat = lat
+	if err := db.Raw("SELECT COUNT(*) FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ?",
+		model.EvCall, firstID, lastID).Scan(&p.calls).Error; err != nil {
+		return p, err
+	}
+	if err := db.Raw("SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT e.ticket_id, COUNT(*) AS n FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ? GROUP BY e.ticket_id HAVING COUNT(*) > 1) AS d",
+		model.EvCall, firstID, lastID).Scan(&p.duplicates).Error; err != nil {
+		return p, err
+	}
+	if err := db.Raw("SELECT COUNT(*) FROM ticket WHERE id > ? AND id <= ? AND status = ?", firstID, lastID, int(model.Waiting)).Scan(&p.skipped).Error; err != nil {
+		return p, err
+	}
+	p.perS = float64(p.calls) / elapsed.Seconds()
+	return p, nil
+}
+
+// benchCeiling runs n one-row bumps from the given number of clients and
+// returns bumps per second.
+func benchCeiling(ctx context.Context, s *dao.GormStore, clients, n int) (float64, error) {
+	var left atomic.Int64
+	left.Store(int64(n))
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	start := time.Now()
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for left.Add(-1) >= 0 {
+				if err := s.BumpCeiling(ctx); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return float64(n) / time.Since(start).Seconds(), <-errs
+}
+
+// medianPhase is the round with the median rate.
+func medianPhase(ps []phase) phase {
+	sorted := slices.Clone(ps)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].perS < sorted[j].perS })
+	return sorted[len(sorted)/2]
+}
+
+func median(v []float64) float64 {
+	sorted := slices.Clone(v)
+	sort.Float64s(sorted)
+	return sorted[len(sorted)/2]
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+type callFunc func(ctx context.Context, window int, service string) (model.Ticket, error)
 
 // benchTake issues the tickets from 8 concurrent kiosks.
 func benchTake(ctx context.Context, s dao.Store, tickets int) error {
@@ -99,7 +221,7 @@ func benchTake(ctx context.Context, s dao.Store, tickets int) error {
 
 // benchCall lets every window call until its queue is empty and returns
 // each call's latency.
-func benchCall(ctx context.Context, s dao.Store, windows int) ([]time.Duration, time.Duration, error) {
+func benchCall(ctx context.Context, call callFunc, windows int) ([]time.Duration, time.Duration, error) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var wg sync.WaitGroup
@@ -112,7 +234,7 @@ func benchCall(ctx context.Context, s dao.Store, windows int) ([]time.Duration, 
 			var mine []time.Duration
 			for {
 				t0 := time.Now()
-				_, err := s.CallNext(ctx, window, "")
+				_, err := call(ctx, window, "")
 				if model.IsCode(err, model.EQueueEmpty) {
 					break
 				}
@@ -141,7 +263,10 @@ func percentileMS(sorted []time.Duration, p float64) float64 {
 	return float64(sorted[i].Microseconds()) / 1000
 }
 
-func validateBench(windows, tickets int) error {
+func validateBench(windows, tickets, rounds int) error {
+	if rounds < 0 || rounds > 9 {
+		return model.Errorf(model.EInvalidInput, "--rounds must be between 1 and 9, got %d", rounds)
+	}
 	if windows < 1 || windows > 98 {
 		return model.Errorf(model.EInvalidInput, "--windows must be between 1 and 98, got %d", windows)
 	}

@@ -17,13 +17,15 @@ func runBenchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	dsn := fs.String("db", "", "database to measure (required; bench tickets use service Z and windows 901+)")
 	windows := fs.Int("windows", 16, "windows calling concurrently")
 	tickets := fs.Int("tickets", 2000, "tickets to take, then call")
+	compare := fs.Bool("compare", false, "also measure seed 002's shape (one branch-wide lock first) and a bare one-row bump, interleaved; prints both rates and their ratio")
+	rounds := fs.Int("rounds", 0, "rounds to run; the rates are medians (default 1, or 3 with --compare)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dsn == "" {
 		return errRequired("--db")
 	}
-	if err := validateBench(*windows, *tickets); err != nil {
+	if err := validateBench(*windows, *tickets, *rounds); err != nil {
 		return err
 	}
 	s, err := dao.Open(ctx, *dsn)
@@ -31,7 +33,7 @@ func runBenchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	defer s.Close()
-	res, err := runBench(ctx, s, *windows, *tickets)
+	res, err := runBench(ctx, s, benchOptions{windows: *windows, tickets: *tickets, rounds: *rounds, compare: *compare})
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,22 @@ import (
 // and the claim hold a row lock that other windows skip, so no two windows
 // get the same ticket and none is skipped.
 func (s *GormStore) CallNext(ctx context.Context, window int, service string) (model.Ticket, error) {
+	return s.callNext(ctx, window, service, false)
+}
+
+// callNext is call-next in the design's shape, or with serial set in the
+// shape of one lock for the whole branch taken first (see compare.go).
+func (s *GormStore) callNext(ctx context.Context, window int, service string, serial bool) (model.Ticket, error) {
 	if window <= 0 {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "窗口号必须大于 0")
 	}
 	var out model.Ticket
 	err := s.write(ctx, func(t *txn) error {
+		if serial {
+			if err := t.s.d.lockBranch(t.DB, t.s.branchID); err != nil {
+				return err
+			}
+		}
 		w, err := t.window(window)
 		if err != nil {
 			return err
@@ -30,7 +41,7 @@ func (s *GormStore) CallNext(ctx context.Context, window int, service string) (m
 		if err != nil {
 			return err
 		}
-		id, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, window: window, now: t.now})
+		id, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, window: window, now: t.now, serial: serial})
 		if err != nil {
 			return err
 		}

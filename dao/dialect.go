@@ -26,6 +26,9 @@ type dialect interface {
 	// claimNext marks the next waiting ticket as called by the window and
 	// returns its id, or 0 when there is none.
 	claimNext(db *gorm.DB, c claim) (int64, error)
+	// lockBranch takes one lock for the whole branch until the transaction
+	// ends: the shape the design is measured against, never the real path.
+	lockBranch(db *gorm.DB, branchID int64) error
 	// appendEvent takes the next branch version and writes the event with
 	// it; it must be the transaction's last write.
 	appendEvent(db *gorm.DB, e eventRow) (int64, error)
@@ -48,6 +51,16 @@ type claim struct {
 	serviceIDs []int64
 	window     int
 	now        time.Time
+	serial     bool // under lockBranch: pick with a plain row lock, nothing to skip
+}
+
+// rowLock is the pick's locking clause: skip what other windows hold, or,
+// when the branch lock already serialises callers, a plain lock.
+func (c claim) rowLock() string {
+	if c.serial {
+		return " FOR UPDATE"
+	}
+	return " FOR UPDATE SKIP LOCKED"
 }
 
 // callOrder is the serving order: recall pool, priority, issue order. The
@@ -66,13 +79,20 @@ const claimSet = "status = 2, lane = 2, window_no = ?, called_at = ?, call_count
 // FOR UPDATE SKIP LOCKED, then claim it.
 func lockThenClaim(db *gorm.DB, c claim, hint string) (int64, error) {
 	var ids []int64
-	err := db.Raw("SELECT id FROM ticket"+hint+" WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1 FOR UPDATE SKIP LOCKED",
+	err := db.Raw("SELECT id FROM ticket"+hint+" WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1"+c.rowLock(),
 		c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
 	err = db.Exec("UPDATE ticket SET "+claimSet+" WHERE id = ?", c.window, c.now, ids[0]).Error
 	return ids[0], err
+}
+
+// lockBranchRow is lockBranch as a row lock on the branch row, for
+// engines without advisory locks.
+func lockBranchRow(db *gorm.DB, branchID int64, hint, suffix string) error {
+	var ids []int64
+	return db.Raw("SELECT id FROM branch"+hint+" WHERE id = ?"+suffix, branchID).Scan(&ids).Error
 }
 
 // incrementThenInsert is appendEvent in two statements, for engines that

@@ -59,6 +59,12 @@ func (mssqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 	return out[0], nil
 }
 
+// lockBranch holds an update lock on the branch row; the procedure's
+// READPAST then finds nothing held by another window to skip.
+func (mssqlDialect) lockBranch(db *gorm.DB, branchID int64) error {
+	return lockBranchRow(db, branchID, " WITH (UPDLOCK, ROWLOCK)", "")
+}
+
 func (mssqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"mssql: Transaction (Process ID", "deadlock"}, []string{"Cannot insert duplicate key"})
 }

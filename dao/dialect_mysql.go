@@ -43,6 +43,10 @@ func (mysqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 	return lockThenClaim(db, c, " FORCE INDEX (ix_ticket_call)")
 }
 
+func (mysqlDialect) lockBranch(db *gorm.DB, branchID int64) error {
+	return lockBranchRow(db, branchID, "", " FOR UPDATE")
+}
+
 func (mysqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"Error 1213", "Error 1205"}, []string{"Error 1062"})
 }

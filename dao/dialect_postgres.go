@@ -31,11 +31,16 @@ func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, va
 func (postgresDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 	var ids []int64
 	err := db.Raw("UPDATE ticket SET "+claimSet+" WHERE id = (SELECT id FROM ticket WHERE "+claimWhere+" ORDER BY "+callOrder+
-		" LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id", c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
+		" LIMIT 1"+c.rowLock()+") RETURNING id", c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
 	return ids[0], nil
+}
+
+// lockBranch is a transaction-scoped advisory lock keyed by the branch.
+func (postgresDialect) lockBranch(db *gorm.DB, branchID int64) error {
+	return db.Exec("SELECT pg_advisory_xact_lock(?)", branchID).Error
 }
 
 // appendEvent takes the version and writes the event in one statement, so

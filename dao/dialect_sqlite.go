@@ -39,6 +39,9 @@ func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 	return ids[0], nil
 }
 
+// lockBranch: SQLite's one writer already is the branch-wide lock.
+func (sqliteDialect) lockBranch(*gorm.DB, int64) error { return nil }
+
 func (sqliteDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLITE_BUSY", "database is locked"}, []string{"UNIQUE constraint"})
 }
