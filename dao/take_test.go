@@ -59,7 +59,27 @@ func TestConcurrentTake(t *testing.T) {
 		if dbCount != total || dbMax != total {
 			t.Fatalf("database holds %d distinct, max %d", dbCount, dbMax)
 		}
+		assertAheadBounded(t, s)
 	})
+}
+
+// With 1,000 waiting the people ahead are counted exactly up to
+// model.MaxAhead and shown as "999+" past it: the count never walks the
+// whole queue.
+func assertAheadBounded(t *testing.T, s *dao.GormStore) {
+	t.Helper()
+	var mid []int64
+	s.DB().Raw("SELECT id FROM ticket WHERE seq_no = 500").Scan(&mid)
+	last, err := s.TakeTicket(bg, "A", 0, "kiosk")
+	if err != nil || len(mid) != 1 {
+		t.Fatalf("take: %v (%d tickets at seq 500)", err, len(mid))
+	}
+	if p, err := s.Position(bg, mid[0]); err != nil || p.Ahead != 499 || p.AheadText() != "499" {
+		t.Fatalf("A500 has %+v ahead (%v), want 499", p, err)
+	}
+	if p, err := s.Position(bg, last.ID); err != nil || p.Ahead != model.MaxAhead || p.AheadText() != "999+" {
+		t.Fatalf("A1001 has %+v ahead (%v), want the bound %d shown as 999+", p, err, model.MaxAhead)
+	}
 }
 
 // Test 4: with the database clock moved across the branch's midnight,

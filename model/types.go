@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Priority bounds: smaller is served first (VIP 1, normal 5).
 const (
@@ -149,8 +152,21 @@ type Snapshot struct {
 
 // Position is where a waiting ticket stands.
 type Position struct {
-	Ahead      int `json:"ahead"`
+	Ahead      int `json:"ahead"` // at most MaxAhead
 	ETASeconds int `json:"eta_s"`
+}
+
+// MaxAhead is where counting the people ahead stops: a count that walks the
+// whole queue would make every take slower as the hall fills. A hall that
+// has more waiting for one service is told "999+".
+const MaxAhead = 999
+
+// AheadText is Ahead as shown to a customer: "999+" once the count stopped.
+func (p Position) AheadText() string {
+	if p.Ahead >= MaxAhead {
+		return strconv.Itoa(MaxAhead) + "+"
+	}
+	return strconv.Itoa(p.Ahead)
 }
 
 // SweepResult counts what one sweep changed.

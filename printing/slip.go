@@ -117,9 +117,9 @@ func (s Slip) aheadLine() string {
 	}
 	mins := int((s.Wait + time.Minute - 1) / time.Minute)
 	if mins <= 0 {
-		return fmt.Sprintf("前面还有 %d 人", s.Ahead)
+		return fmt.Sprintf("前面还有 %s 人", model.Position{Ahead: s.Ahead}.AheadText())
 	}
-	return fmt.Sprintf("前面还有 %d 人，预计等待约 %d 分钟", s.Ahead, mins)
+	return fmt.Sprintf("前面还有 %s 人，预计等待约 %d 分钟", model.Position{Ahead: s.Ahead}.AheadText(), mins)
 }
 
 func (s Slip) issuedLine() string {

@@ -58,7 +58,7 @@ func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip
 	}
 	setText(k.vipTag, vipText)
 	setText(k.number, t.Number)
-	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.Ahead)))
+	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.AheadText())))
 	setText(k.eta, etaText(pos.ETASeconds))
 	if fault != "" {
 		k.printing.Color = colWarn
