@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,6 +68,53 @@ func BenchmarkMonthReportMillionHistory(b *testing.B) {
 	start, _ := time.ParseInLocation("2006-01-02", "2025-04-01", st.Location())
 	bulkTickets(b, st, "ticket_history", start, 334, 3000, 10_000_000)
 	benchReport(b, st, p, 100000)
+}
+
+// BenchmarkMonthReportMillion: a month of a million tickets (32,259 a day,
+// loaded in multi-row INSERTs, not through seed-day), reported whole. It
+// reports the peak live heap during the report as peak_heap_MB.
+func BenchmarkMonthReportMillion(b *testing.B) {
+	if os.Getenv(EnvBenchMillion) != "1" {
+		b.Skipf("set %s=1 to load a million tickets first", EnvBenchMillion)
+	}
+	st := benchStore(b)
+	start, _ := time.ParseInLocation("2006-01-02", "2026-03-01", st.Location())
+	bulkTickets(b, st, "ticket", start, 31, 32259, 0)
+	p, err := reports.NewPeriod("2026-03-01", "2026-03-31", st.Location())
+	if err != nil {
+		b.Fatal(err)
+	}
+	stop := watchPeakHeap()
+	benchReport(b, st, p, 1_000_000)
+	b.ReportMetric(float64(stop())/(1<<20), "peak_heap_MB")
+}
+
+// watchPeakHeap samples the live heap every 5 ms until the returned
+// function is called, which gives the largest sample.
+func watchPeakHeap() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-stopped
+		return peak.Load()
+	}
 }
 
 // monthOfTickets bulk-loads 31 days of about 3,226 tickets each.

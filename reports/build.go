@@ -45,10 +45,7 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	}
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose}
-	if in.tickets, err = loadTickets(ctx, db, branch, p); err != nil {
-		return Report{}, err
-	}
-	if in.firstCall, err = loadFirstCalls(ctx, db, branch, in.tickets); err != nil {
+	if in.firstCall, err = loadFirstCalls(ctx, db, branch, p); err != nil {
 		return Report{}, err
 	}
 	numbers := make([]int, len(windows))
@@ -58,7 +55,13 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	if in.initial, in.changes, err = loadWindowChanges(ctx, db, branch, numbers, p); err != nil {
 		return Report{}, err
 	}
-	return build(in), nil
+	// The tickets stream through the tally: a month of a million costs the
+	// few durations each keeps, not a million rows held at once.
+	t := newTally(in)
+	if err := eachTicket(ctx, db, branch, p, t.add); err != nil {
+		return Report{}, err
+	}
+	return t.report(), nil
 }
 
 // facts is everything read from the database; build turns it into figures
@@ -70,68 +73,96 @@ type facts struct {
 	services    []model.Service
 	windows     []model.Window
 	open, close time.Duration // business hours since local midnight
-	tickets     []ticketFact
+	tickets     []ticketFact  // for build; Generate streams them instead
 	firstCall   map[int64]time.Time
 	initial     map[int]model.WindowStatus
 	changes     []windowChange
 }
 
+// build is the report of in, with in.tickets as the period's tickets.
 func build(in facts) Report {
+	t := newTally(in)
+	for i := range in.tickets {
+		t.add(&in.tickets[i])
+	}
+	return t.report()
+}
+
+// tally turns tickets, one at a time, into the report's figures. What it
+// keeps per ticket is only what a median or percentile needs: durations.
+type tally struct {
+	in           facts
+	loc          *time.Location
+	r            Report
+	svc          *serviceTable
+	win          *windowTable
+	waits        map[int64][]time.Duration
+	serviceTimes map[int64][]time.Duration
+	windowTimes  map[int][]time.Duration
+}
+
+func newTally(in facts) *tally {
 	loc := in.period.From.Location()
-	r := Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)}
-	svc := newServiceTable(in.services)
-	win := newWindowTable(in.windows)
-	waits := map[int64][]time.Duration{}
-	serviceTimes := map[int64][]time.Duration{}
-	windowTimes := map[int][]time.Duration{}
-	r.WaitHistogram = make([]Bucket, len(waitBounds))
+	t := &tally{in: in, loc: loc, r: Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)},
+		svc: newServiceTable(in.services), win: newWindowTable(in.windows),
+		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}}
+	t.r.WaitHistogram = make([]Bucket, len(waitBounds))
 	for i, b := range waitBounds {
-		r.WaitHistogram[i].From = b
+		t.r.WaitHistogram[i].From = b
 		if i+1 < len(waitBounds) {
-			r.WaitHistogram[i].To = waitBounds[i+1]
+			t.r.WaitHistogram[i].To = waitBounds[i+1]
 		}
 	}
-	for _, t := range in.tickets {
-		countStatus(&r.Totals, model.Status(t.Status))
-		r.ArrivalsByHour[t.IssuedAt.In(loc).Hour()]++
-		svc.row(t.IssueServiceID).Count++
-		if called, ok := firstCall(t, in.firstCall); ok {
-			w := max(called.Sub(t.IssuedAt), 0)
-			waits[t.IssueServiceID] = append(waits[t.IssueServiceID], w)
-			r.WaitHistogram[bucketOf(w)].Count++
-		}
-		if model.Status(t.Status) == model.Done && t.ServeStartedAt != nil && t.FinishedAt != nil {
-			d := max(t.FinishedAt.Sub(*t.ServeStartedAt), 0)
-			serviceTimes[t.ServiceID] = append(serviceTimes[t.ServiceID], d)
-			if t.WindowNo != nil {
-				windowTimes[*t.WindowNo] = append(windowTimes[*t.WindowNo], d)
-				win.row(*t.WindowNo)
-			}
-		}
-		if s := model.Status(t.Status); s == model.Called || s == model.Serving {
-			r.Stuck = append(r.Stuck, stuck(t, svc.code(t.ServiceID), loc))
+	return t
+}
+
+// add counts one ticket; tk is not kept.
+func (t *tally) add(tk *ticketFact) {
+	r := &t.r
+	countStatus(&r.Totals, model.Status(tk.Status))
+	r.ArrivalsByHour[tk.IssuedAt.In(t.loc).Hour()]++
+	t.svc.row(tk.IssueServiceID).Count++
+	if called, ok := firstCall(tk, t.in.firstCall); ok {
+		w := max(called.Sub(tk.IssuedAt), 0)
+		t.waits[tk.IssueServiceID] = append(t.waits[tk.IssueServiceID], w)
+		r.WaitHistogram[bucketOf(w)].Count++
+	}
+	if model.Status(tk.Status) == model.Done && tk.ServeStartedAt != nil && tk.FinishedAt != nil {
+		d := max(tk.FinishedAt.Sub(*tk.ServeStartedAt), 0)
+		t.serviceTimes[tk.ServiceID] = append(t.serviceTimes[tk.ServiceID], d)
+		if tk.WindowNo != nil {
+			t.windowTimes[*tk.WindowNo] = append(t.windowTimes[*tk.WindowNo], d)
+			t.win.row(*tk.WindowNo)
 		}
 	}
+	if s := model.Status(tk.Status); s == model.Called || s == model.Serving {
+		r.Stuck = append(r.Stuck, stuck(tk, t.svc.code(tk.ServiceID), t.loc))
+	}
+}
+
+// report finishes the figures once every ticket was added.
+func (t *tally) report() Report {
+	r := t.r
 	if r.Totals.Taken > 0 {
 		r.PassedRatio = float64(r.Totals.Passed) / float64(r.Totals.Taken)
 	}
 	r.PassedWarning = r.PassedRatio > PassedWarnRatio
-	for id, row := range svc.rows {
-		ws := slices.Clone(waits[id])
+	for id, row := range t.svc.rows {
+		ws := t.waits[id]
 		slices.Sort(ws)
 		row.Called, row.AvgWait = len(ws), Average(ws)
 		row.MedianWait, row.P90Wait = Percentile(ws, 0.5), Percentile(ws, 0.9)
-		row.Served, row.AvgService = len(serviceTimes[id]), Average(serviceTimes[id])
+		row.Served, row.AvgService = len(t.serviceTimes[id]), Average(t.serviceTimes[id])
 	}
-	paused := pausedTime(in)
+	paused := pausedTime(t.in)
 	for n := range paused {
-		win.row(n)
+		t.win.row(n)
 	}
-	for n, row := range win.rows {
-		row.Served, row.AvgService, row.Paused = len(windowTimes[n]), Average(windowTimes[n]), paused[n]
+	for n, row := range t.win.rows {
+		row.Served, row.AvgService, row.Paused = len(t.windowTimes[n]), Average(t.windowTimes[n]), paused[n]
 	}
-	r.Services = svc.list()
-	r.Windows = win.list()
+	r.Services = t.svc.list()
+	r.Windows = t.win.list()
 	sort.SliceStable(r.Stuck, func(i, j int) bool { return r.Stuck[i].IssuedAt.Before(r.Stuck[j].IssuedAt) })
 	return r
 }
@@ -156,7 +187,7 @@ func countStatus(t *Totals, s model.Status) {
 
 // firstCall is when the ticket was first called, if ever. The event log
 // wins; called_at is the fallback for tickets whose events are gone.
-func firstCall(t ticketFact, fromEvents map[int64]time.Time) (time.Time, bool) {
+func firstCall(t *ticketFact, fromEvents map[int64]time.Time) (time.Time, bool) {
 	if at, ok := fromEvents[t.ID]; ok {
 		return at, true
 	}
@@ -175,7 +206,7 @@ func bucketOf(w time.Duration) int {
 	return 0
 }
 
-func stuck(t ticketFact, service string, loc *time.Location) StuckTicket {
+func stuck(t *ticketFact, service string, loc *time.Location) StuckTicket {
 	s := StuckTicket{Number: t.Number, Service: service, BusinessDate: t.BusinessDate,
 		Status: model.Status(t.Status), IssuedAt: t.IssuedAt.In(loc)}
 	if t.WindowNo != nil {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -47,52 +48,72 @@ const ticketColumns = "id, issue_service_id, service_id, business_date, number, 
 // function of it, so a month is an index range scan even after a year.
 const issuedIn = "branch_id = ? AND issued_at >= ? AND issued_at < ?"
 
-// loadTickets reads the period's tickets from the live table, then from the
-// archive. In that order, a ticket moved by a concurrent archive run is seen
-// at least once, and the id check drops the second sighting.
-func loadTickets(ctx context.Context, db *gorm.DB, branch int64, p Period) ([]ticketFact, error) {
-	var all []ticketFact
-	seen := map[int64]bool{}
-	for _, table := range []string{"ticket", "ticket_history"} {
-		var rows []ticketFact
-		err := db.WithContext(ctx).Table(table).Select(ticketColumns).
-			Where(issuedIn, branch, p.Start(), p.End()).Order("issued_at, id").Find(&rows).Error
+// eachTicket streams the period's tickets from the live table, then from
+// the archive, to fn; fn must not keep the pointer. A ticket moved by a
+// concurrent archive run may be in both tables for a moment: the archive
+// read skips ids still live, so it is counted once.
+func eachTicket(ctx context.Context, db *gorm.DB, branch int64, p Period, fn func(*ticketFact)) error {
+	for _, q := range []struct{ table, extra string }{
+		{"ticket", ""},
+		{"ticket_history", " AND NOT EXISTS (SELECT 1 FROM ticket live WHERE live.id = ticket_history.id)"},
+	} {
+		rows, err := db.WithContext(ctx).Table(q.table).Select(ticketColumns).
+			Where(issuedIn+q.extra, branch, p.Start(), p.End()).Rows()
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", table, err)
+			return fmt.Errorf("read %s: %w", q.table, err)
 		}
-		for _, r := range rows {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				all = append(all, r)
-			}
+		err = scanTickets(rows, fn)
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("read %s: %w", q.table, err)
 		}
 	}
-	return all, nil
+	return nil
 }
 
-// idChunk keeps IN lists well under every engine's parameter limit.
-const idChunk = 500
-
-// loadFirstCalls finds the first call of tickets called more than once
-// (recall, undo-pass, recall pool, transfer): their called_at holds the last
-// call. A ticket called once has its first call in called_at already, so
-// the event log is read only for the few that need it.
-func loadFirstCalls(ctx context.Context, db *gorm.DB, branch int64, tickets []ticketFact) (map[int64]time.Time, error) {
-	var ids []int64
-	for _, t := range tickets {
-		if t.CallCount > 1 {
-			ids = append(ids, t.ID)
+// scanTickets scans each row into one reused ticketFact, column by column
+// in ticketColumns' order: no reflection and no allocation per row.
+func scanTickets(rows *sql.Rows, fn func(*ticketFact)) error {
+	var t ticketFact
+	var window sql.NullInt64
+	var called, started, finished sql.NullTime
+	for rows.Next() {
+		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Status, &window,
+			&t.CallCount, &t.IssuedAt, &called, &started, &finished); err != nil {
+			return err
 		}
+		t.WindowNo = nil
+		if window.Valid {
+			n := int(window.Int64)
+			t.WindowNo = &n
+		}
+		t.CalledAt, t.ServeStartedAt, t.FinishedAt = timePtr(called), timePtr(started), timePtr(finished)
+		fn(&t)
 	}
-	first := make(map[int64]time.Time, len(ids))
-	for len(ids) > 0 {
-		n := min(idChunk, len(ids))
+	return rows.Err()
+}
+
+func timePtr(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	return &t.Time
+}
+
+// loadFirstCalls finds the first call of the period's tickets that were
+// called more than once (recall, undo-pass, recall pool, transfer): their
+// called_at holds the last call. A ticket called once has its first call in
+// called_at already, so the event log is read only for the few that need it.
+func loadFirstCalls(ctx context.Context, db *gorm.DB, branch int64, p Period) (map[int64]time.Time, error) {
+	first := map[int64]time.Time{}
+	for _, table := range []string{"ticket", "ticket_history"} {
+		recalled := db.Table(table).Select("id").Where(issuedIn+" AND call_count > 1", branch, p.Start(), p.End())
 		var rows []struct {
 			TicketID int64
 			At       time.Time
 		}
 		err := db.WithContext(ctx).Table("queue_event").Select("ticket_id, at").
-			Where("branch_id = ? AND kind = ? AND ticket_id IN ?", branch, model.EvCall, ids[:n]).Find(&rows).Error
+			Where("branch_id = ? AND kind = ? AND ticket_id IN (?)", branch, model.EvCall, recalled).Find(&rows).Error
 		if err != nil {
 			return nil, fmt.Errorf("read call events: %w", err)
 		}
@@ -101,7 +122,6 @@ func loadFirstCalls(ctx context.Context, db *gorm.DB, branch int64, tickets []ti
 				first[r.TicketID] = r.At
 			}
 		}
-		ids = ids[n:]
 	}
 	return first, nil
 }
