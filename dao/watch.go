@@ -37,7 +37,7 @@ func (s *GormStore) notify() {
 func (s *GormStore) startHub() *hub {
 	s.watchOnce.Do(func() {
 		h := &hub{changed: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
-		h.head, _ = s.version(s.db)
+		h.head, _ = s.pollVersion()
 		s.hub.Store(h)
 		go s.tail(h)
 	})
@@ -52,6 +52,14 @@ func (h *hub) signal() <-chan struct{} {
 	return h.changed
 }
 
+// pollVersion reads branch.version for the tail loop, bounded so that a
+// frozen database cannot hold the loop (and a connection) forever.
+func (s *GormStore) pollVersion() (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	return s.version(s.db.WithContext(ctx))
+}
+
 func (s *GormStore) tail(h *hub) {
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
@@ -62,7 +70,7 @@ func (s *GormStore) tail(h *hub) {
 		case <-tick.C:
 		case <-h.wake:
 		}
-		v, err := s.version(s.db)
+		v, err := s.pollVersion()
 		if err != nil {
 			continue
 		}
