@@ -119,7 +119,11 @@ func (s *Server) endStreams(terminal int64) {
 func (s *Server) revoked(ctx context.Context, p principal) bool {
 	_, err := s.terms.TerminalByTokenHash(ctx, p.TokenHash)
 	c := model.ErrorCode(err)
-	return c == model.EUnauthorized || c == model.ENotFound
+	if c == model.EUnauthorized || c == model.ENotFound {
+		s.known.revoke(p.ID)
+		return true
+	}
+	return false
 }
 
 // catchUp sends the logged events after since, up to at least cur, or a
