@@ -30,6 +30,7 @@ type target struct {
 	driver, dsn string
 	d           dialect
 	secret      string
+	file        string // SQLite's file, whose disk the health probe watches
 }
 
 // The query parameters each engine passes to its driver; anything else is
@@ -100,7 +101,11 @@ func sqliteTarget(rest string) (target, error) {
 	// synchronous(FULL): a number committed and printed must survive a
 	// power cut, or the next one would be issued again.
 	q := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
-	return target{driver: "sqlite", dsn: path + "?" + q, d: sqliteDialect{}}, nil
+	tg := target{driver: "sqlite", dsn: path + "?" + q, d: sqliteDialect{}}
+	if path != ":memory:" {
+		tg.file = path
+	}
+	return tg, nil
 }
 
 func pgTarget(u *url.URL) (target, error) {

@@ -37,26 +37,29 @@ func faultOf(d dialect, err error) string {
 	if msg := d.fault(err); msg != "" {
 		return msg
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return msgTimeout
+	case errors.Is(err, syscall.ENOSPC):
+		return msgDiskFull
+	case errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EACCES):
+		return msgReadOnly
 	}
+	// Checked after the errnos: syscall.Errno is a net.Error too.
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return msgTimeout
 	}
 	var op *net.OpError
+	var dns *net.DNSError
 	switch {
-	case errors.As(err, &op), errors.As(err, &ne),
+	case errors.As(err, &op), errors.As(err, &dns),
 		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
 		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return msgUnreachable
-	case errors.Is(err, syscall.ENOSPC):
-		return msgDiskFull
-	case errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EACCES):
-		return msgReadOnly
 	}
 	return ""
 }

@@ -2,9 +2,12 @@ package dao
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -14,6 +17,11 @@ const probeEvery = time.Second
 
 // probeTimeout bounds one probe: a frozen database is down, not slow.
 const probeTimeout = 3 * time.Second
+
+// minDiskFree is the room an embedded database needs to be called up. A
+// one-row probe can still squeeze into the write-ahead log's slack on a
+// full disk while a take, which writes a dozen pages, cannot.
+const minDiskFree = 1 << 20
 
 // health is what this Store knows about its database: up, or down since
 // a time for a cause. It logs each change once (down, then up again), so
@@ -86,6 +94,12 @@ func (s *GormStore) probe(ctx context.Context) (int64, error) {
 	if err := tx.Commit().Error; err != nil {
 		return 0, s.wrap(err)
 	}
+	if s.file != "" {
+		free, err := diskFree(filepath.Dir(s.file))
+		if err == nil && free < minDiskFree {
+			return 0, s.wrap(fmt.Errorf("%d bytes free on the disk of %s: %w", free, s.file, syscall.ENOSPC))
+		}
+	}
 	return v, nil
 }
 
@@ -102,7 +116,7 @@ func (h *health) fault(s *GormStore, cause error) {
 	log, msg := h.log, h.scrub(firstLine(cause))
 	h.mu.Unlock()
 	if log != nil {
-		log.Warn("database unavailable", "engine", s.d.name(), "cause", msg)
+		log.Warn("database unavailable", "engine", s.d.name(), "reason", faultOf(s.d, cause), "cause", msg)
 	}
 	go h.recover(s)
 }

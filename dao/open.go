@@ -32,6 +32,7 @@ type GormStore struct {
 	codes     codeCache
 	health    health
 	closeOnce sync.Once
+	file      string // the embedded database's file; "" on a server
 }
 
 var (
@@ -104,7 +105,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 		sqlDB.SetMaxIdleConns(32)
 	}
 	s := &GormStore{db: db, d: d, branchID: 1}
-	s.health.secret, s.health.closed = tg.secret, make(chan struct{})
+	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("preparing the database at %s: %w", Redact(dsn), err)

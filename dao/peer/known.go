@@ -16,7 +16,9 @@ const authFresh = 2 * time.Second
 
 // knownRefresh is how often the server reads the whole terminal list, so
 // that tokens registered elsewhere are known before the database is lost.
-const knownRefresh = 30 * time.Second
+// A PC first registered less than this before an outage, and never seen
+// since, is refused (401) until the database is back.
+const knownRefresh = 10 * time.Second
 
 // known is the server's memory of the terminals by token hash. It lets
 // authentication be decided without the database whenever the hash is
