@@ -13,6 +13,10 @@ import (
 // through this Store wake them at once.
 const pollInterval = 200 * time.Millisecond
 
+// watchQueryTimeout bounds one read of the log by a watcher, so a frozen
+// database cannot hold its connection (and the watcher) forever.
+const watchQueryTimeout = 10 * time.Second
+
 // hub is the one tail loop of a Store: it polls branch.version and wakes
 // every watcher when it moves. Watchers read the events themselves, each at
 // its own pace, so a slow one never delays the others.
@@ -104,7 +108,9 @@ func (s *GormStore) Watch(ctx context.Context, since int64) (<-chan model.Event,
 		}
 		for {
 			changed := h.signal()
-			evs, err := s.EventsSince(ctx, last, 500)
+			qctx, cancel := context.WithTimeout(ctx, watchQueryTimeout)
+			evs, err := s.EventsSince(qctx, last, 500)
+			cancel()
 			if err != nil {
 				if ctx.Err() != nil {
 					return

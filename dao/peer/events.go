@@ -117,6 +117,8 @@ func (s *Server) endStreams(terminal int64) {
 // it connected: a stolen PC must not go on watching the queue. A database
 // that cannot answer right now is not a revocation.
 func (s *Server) revoked(ctx context.Context, p principal) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
 	_, err := s.terms.TerminalByTokenHash(ctx, p.TokenHash)
 	c := model.ErrorCode(err)
 	if c == model.EUnauthorized || c == model.ENotFound {

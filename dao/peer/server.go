@@ -165,7 +165,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
-		return fmt.Errorf("peer server shutdown: %w", err)
+		// A client still sending after the grace is cut off: the stop was
+		// asked for, and it must not wait on a stuck connection.
+		s.log.Warn("requests still open at shutdown were cut off")
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("peer server: %w", err)
@@ -185,9 +188,11 @@ func (s *Server) sweep(ctx context.Context) {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			if _, err := s.store.Sweep(ctx); err != nil && ctx.Err() == nil {
+			sctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+			if _, err := s.store.Sweep(sctx); err != nil && ctx.Err() == nil && !s.storeDown() {
 				s.log.Warn("sweep failed", "code", model.ErrorCode(err))
 			}
+			cancel()
 		}
 	}
 }
