@@ -1,3 +1,5 @@
+//go:build unix
+
 package peer
 
 import (
@@ -192,7 +194,9 @@ func outage(t *testing.T, db *daotest.Private) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	out.mu.Lock()
 	takenBefore := len(out.taken)
+	out.mu.Unlock()
 	time.Sleep(2 * time.Second)
 	close(stop)
 	wg.Wait()
