@@ -31,6 +31,7 @@ type Private struct {
 	dir    string
 	port   int
 	engine string
+	extra  []string      // more server options
 	cmd    *exec.Cmd     // mariadbd while running
 	exited chan struct{} // closed when cmd has exited
 }
@@ -138,12 +139,13 @@ func (p *Private) pgCtl(args ...string) *exec.Cmd {
 }
 
 // PrivateMariaDB starts a new MariaDB server (mariadb-install-db,
-// mariadbd) on a spare port with its own socket and data directory.
-func PrivateMariaDB(t testing.TB) *Private {
+// mariadbd) on a spare port with its own socket and data directory; extra
+// are more mariadbd options (--ssl-cert=…).
+func PrivateMariaDB(t testing.TB, extra ...string) *Private {
 	t.Helper()
 	install := needServerTool(t, "mariadb-install-db", "mysql_install_db")
 	needServerTool(t, "/usr/sbin/mariadbd", "mariadbd")
-	p := &Private{t: t, engine: "mysql", Password: privatePassword, port: freePort(t)}
+	p := &Private{t: t, engine: "mysql", Password: privatePassword, port: freePort(t), extra: extra}
 	p.dir = privateDir(t, "mysql", "jiaohao-my-")
 	init := fmt.Sprintf(`CREATE USER IF NOT EXISTS 'jh'@'127.0.0.1' IDENTIFIED BY '%s';
 GRANT ALL ON *.* TO 'jh'@'127.0.0.1';
@@ -170,6 +172,7 @@ func (p *Private) mariadbd() *exec.Cmd {
 		"--bind-address=127.0.0.1", "--socket=" + filepath.Join(p.dir, "sock"), "--pid-file=" + filepath.Join(p.dir, "pid"),
 		"--log-error=" + filepath.Join(p.dir, "err.log"), "--skip-name-resolve", "--skip-log-bin",
 		"--innodb-buffer-pool-size=16M", "--max-connections=200", "--init-file=" + filepath.Join(p.dir, "init.sql")}
+	args = append(args, p.extra...)
 	if os.Geteuid() == 0 {
 		args = append(args, "--user=mysql")
 	}
