@@ -82,7 +82,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	defer cancel()
 	if err := pool.PingContext(pingCtx); err != nil {
 		pool.Close()
-		return nil, unreachable(dsn, err)
+		return nil, unreachable(tg, dsn, err)
 	}
 	db, err := gorm.Open(dial, &gorm.Config{
 		Logger:                                   logger.Discard,
@@ -92,11 +92,11 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	})
 	if err != nil {
 		pool.Close()
-		return nil, unreachable(dsn, err)
+		return nil, unreachable(tg, dsn, err)
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
-		return nil, unreachable(dsn, err)
+		return nil, unreachable(tg, dsn, err)
 	}
 	if d.name() == "sqlite" {
 		sqlDB.SetMaxOpenConns(1) // one writer; no SQLITE_BUSY inside the process
@@ -117,9 +117,15 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	return s, nil
 }
 
-func unreachable(dsn string, err error) error {
+// unreachable is the one sentence for a database that cannot be opened,
+// with the driver's reason (which never holds the password).
+func unreachable(tg target, dsn string, err error) error {
+	why := firstLine(err)
+	if tg.secret != "" {
+		why = strings.ReplaceAll(why, tg.secret, "xxxxx")
+	}
 	return &model.Error{Code: model.EUnavailable,
-		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), firstLine(err))}
+		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), why)}
 }
 
 func firstLine(err error) string {
