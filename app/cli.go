@@ -15,6 +15,7 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+	"time"
 
 	"jiaohao/dao"
 	"jiaohao/model"
@@ -43,7 +44,7 @@ func Main(args []string) int {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onSignal(stderr)
 	defer stop()
 	var err error
 	switch {
@@ -75,6 +76,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 1
+}
+
+// stopGrace is how long the process may take to stop after SIGINT or
+// SIGTERM before it exits anyway: a hung database or a stuck window must
+// not keep `systemctl stop` or Ctrl+C waiting.
+const stopGrace = 4 * time.Second
+
+// onSignal returns a context that ends on SIGINT or SIGTERM. After the
+// first signal a second one ends the process at once, and if it has not
+// stopped within stopGrace it exits on its own.
+func onSignal(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			return
+		}
+		signal.Stop(sigs) // the default action again: a second signal kills
+		cancel()
+		time.AfterFunc(stopGrace, func() {
+			fmt.Fprintln(stderr, "jiaohao: stopping took too long; exiting now")
+			os.Exit(1)
+		})
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }
 
 // userMessage is the sentence shown for err: the domain message when there

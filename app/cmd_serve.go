@@ -46,11 +46,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		tlsConf = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
 	st, err := dao.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	st.SetLogger(log) // an outage of the database: its cause once, and its end
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return model.Errorf(model.EUnavailable, "无法监听 %s：%s", *listen, err.Error())
@@ -63,10 +65,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if limit == 0 {
 		limit = -1
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(st)})
 	// The DSN may hold a password: name only the engine.
 	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
+	if tlsConf != nil {
+		// What each PC pins in its setup to trust a self-signed certificate.
+		fmt.Fprintf(stderr, "jiaohao: certificate SHA-256 %s\n", peer.Fingerprint(tlsConf.Certificates[0].Certificate[0]))
+	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}

@@ -47,6 +47,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
 	fs.StringVar(&f.Token, "token", "", "this PC's terminal token for --peer")
+	fs.StringVar(&f.PeerFingerprint, "peer-fingerprint", "", "trust an https:// host's own certificate by its SHA-256 (printed by jiaohao serve --tls-cert)")
 	fs.StringVar(&f.Lang, "lang", "", "zh or en")
 	fs.StringVar(&f.Printer, "printer", "", "this kiosk's own ticket printer, over the branch's setting: escpos+serial://COM3, escpos+tcp://192.168.1.50:9100, spool:NAME")
 	fs.StringVar(&f.LED, "led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -34,13 +37,17 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 	be := &backend{}
 	switch cfg.Mode {
 	case screens.ModePeer:
+		hc, err := peerHTTP(cfg)
+		if err != nil {
+			return nil, err
+		}
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		c, err := peer.Dial(dctx, cfg.Peer, cfg.Token)
+		c, err := peer.DialWith(dctx, cfg.Peer, cfg.Token, hc)
 		cancel()
 		if model.IsCode(err, model.EUnavailable) {
-			// The host is not up yet: start anyway and show
-			// "reconnecting" until it is.
-			c, err = peer.NewClient(cfg.Peer, cfg.Token, nil)
+			// The host, or its database, is not up yet: start anyway and
+			// show "reconnecting" until it is.
+			c, err = peer.NewClient(cfg.Peer, cfg.Token, hc)
 		}
 		if err != nil {
 			return nil, err
@@ -57,6 +64,7 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 			return nil, err
 		}
 		be.st, be.gorm = gs, gs
+		gs.SetLogger(slog.New(slog.NewTextHandler(logfWriter(logf), nil))) // an outage's start and end, once each
 		be.closers = append(be.closers, func() { gs.Close() })
 		if cfg.Mode != screens.ModeHost || !be.host(ctx, gs, hostListen, logf) {
 			be.sweep(ctx, gs, logf)
@@ -64,6 +72,15 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 	}
 	be.devices(ctx, cfg, logf)
 	return be, nil
+}
+
+// peerHTTP is the HTTP client for the host: one that trusts the pinned
+// certificate when the setup has a fingerprint, else the default.
+func peerHTTP(cfg screens.Config) (*http.Client, error) {
+	if cfg.PeerFingerprint == "" {
+		return nil, nil
+	}
+	return peer.PinnedClient(cfg.PeerFingerprint)
 }
 
 // host serves the branch to the other PCs; the server also runs the
@@ -89,6 +106,21 @@ func (be *backend) host(ctx context.Context, gs *dao.GormStore, addr string, log
 	return true
 }
 
+// storeDown reports whether st knows its database is down (it has logged
+// that once already).
+func storeDown(st dao.Store) bool {
+	d, ok := st.(interface{ Down() bool })
+	return ok && d.Down()
+}
+
+// logfWriter turns a log function into the writer a slog handler needs.
+type logfWriter func(string, ...any)
+
+func (f logfWriter) Write(p []byte) (int, error) {
+	f("%s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
 // sweep runs the store's timers; several PCs doing so at once is safe.
 func (be *backend) sweep(ctx context.Context, st dao.Store, logf func(string, ...any)) {
 	sctx, cancel := context.WithCancel(ctx)
@@ -100,9 +132,12 @@ func (be *backend) sweep(ctx context.Context, st dao.Store, logf func(string, ..
 			case <-sctx.Done():
 				return
 			case <-t.C:
-				if _, err := st.Sweep(sctx); err != nil && sctx.Err() == nil {
+				// Bounded: a frozen database must not stop the timers for good.
+				tctx, cancel := context.WithTimeout(sctx, 5*time.Second)
+				if _, err := st.Sweep(tctx); err != nil && sctx.Err() == nil && !storeDown(st) {
 					logf("sweep: %s", model.ErrorMessage(err))
 				}
+				cancel()
 			}
 		}
 	}()
@@ -277,6 +312,9 @@ func overrideConfig(c screens.Config, set map[string]bool, f screens.Config) scr
 	}
 	if set["token"] {
 		c.Token = f.Token
+	}
+	if set["peer-fingerprint"] {
+		c.PeerFingerprint = f.PeerFingerprint
 	}
 	if set["lang"] {
 		c.Lang = f.Lang

@@ -2,6 +2,7 @@ package dao
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,6 +17,9 @@ import (
 // is portable SQL in the shared code.
 type dialect interface {
 	name() string
+	// connect opens the pool on the driver's DSN (no connection is made
+	// yet) and the GORM dialector over it.
+	connect(dsn string) (*sql.DB, gorm.Dialector, error)
 	// now reads the database clock (UTC).
 	now(ctx context.Context, db *gorm.DB) (time.Time, error)
 	// increment adds 1 to column in the rows matched by where and returns
@@ -34,6 +38,10 @@ type dialect interface {
 	appendEvent(db *gorm.DB, e eventRow) (int64, error)
 	// errorKind classifies driver errors for retry and messages.
 	errorKind(err error) errKind
+	// fault says why this driver's err means the database cannot work
+	// right now (down, full, read-only, overloaded), or "" when it does
+	// not; faultOf adds what all drivers share.
+	fault(err error) string
 }
 
 type errKind int

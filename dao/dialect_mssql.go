@@ -2,10 +2,15 @@ package dao
 
 import (
 	"context"
+	"database/sql"
 	_ "embed"
+	"errors"
+	"strconv"
 	"strings"
 	"time"
 
+	mssql "github.com/microsoft/go-mssqldb"
+	"gorm.io/driver/sqlserver"
 	"gorm.io/gorm"
 )
 
@@ -19,6 +24,11 @@ var uspCallNext string
 type mssqlDialect struct{}
 
 func (mssqlDialect) name() string { return "sqlserver" }
+
+func (mssqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	db, err := openMSSQL(dsn)
+	return db, sqlserver.New(sqlserver.Config{Conn: db}), err
+}
 
 func (mssqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 	var t time.Time
@@ -71,4 +81,24 @@ func (mssqlDialect) errorKind(err error) errKind {
 
 func (d mssqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
 	return incrementThenInsert(d, db, e)
+}
+
+// mssqlFaults are the error numbers of a server that cannot work right now.
+var mssqlFaults = faultCodes{
+	"1105": msgDiskFull, "9002": msgDiskFull, "3906": msgReadOnly,
+	"4060": msgUnreachable, "6005": msgUnreachable, "233": msgUnreachable, "10053": msgUnreachable,
+	"10054": msgUnreachable, "10060": msgUnreachable, "40613": msgUnreachable,
+	"10928": msgTooMany, "10929": msgTooMany, "1222": msgBusy, "1205": msgBusy, "701": msgBusy,
+}
+
+func (mssqlDialect) fault(err error) string {
+	var me mssql.Error
+	if errors.As(err, &me) {
+		return mssqlFaults.lookup(strconv.Itoa(int(me.Number)))
+	}
+	var se mssql.StreamError
+	if errors.As(err, &se) || containsAny(err.Error(), "unable to open tcp connection", "connection reset", "bad connection") {
+		return msgUnreachable
+	}
+	return ""
 }

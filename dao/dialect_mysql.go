@@ -2,8 +2,13 @@ package dao
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"strconv"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+	gormmysql "gorm.io/driver/mysql"
 	"gorm.io/gorm"
 )
 
@@ -13,6 +18,11 @@ import (
 type mysqlDialect struct{}
 
 func (mysqlDialect) name() string { return "mysql" }
+
+func (mysqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	db, err := sql.Open("mysql", dsn)
+	return db, gormmysql.New(gormmysql.Config{Conn: db, DSN: dsn}), err
+}
 
 func (mysqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 	var t time.Time
@@ -53,4 +63,25 @@ func (mysqlDialect) errorKind(err error) errKind {
 
 func (d mysqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
 	return incrementThenInsert(d, db, e)
+}
+
+// mysqlFaults are the error numbers of a server that cannot work right
+// now, MariaDB's and MySQL's alike.
+var mysqlFaults = faultCodes{
+	"1040": msgTooMany, "1203": msgTooMany, "1226": msgTooMany,
+	"1053": msgUnreachable, "1927": msgUnreachable, "4031": msgUnreachable, "2006": msgUnreachable, "2013": msgUnreachable,
+	"1021": msgDiskFull, "1114": msgDiskFull, "3": msgIO,
+	"1290": msgReadOnly, "1836": msgReadOnly, "1792": msgReadOnly,
+	"1205": msgBusy, "1213": msgBusy,
+}
+
+func (mysqlDialect) fault(err error) string {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return mysqlFaults.lookup(strconv.Itoa(int(me.Number)))
+	}
+	if errors.Is(err, mysql.ErrInvalidConn) || containsAny(err.Error(), "invalid connection", "bad connection") {
+		return msgUnreachable
+	}
+	return ""
 }

@@ -2,15 +2,25 @@ package dao
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 )
 
 type postgresDialect struct{}
 
 func (postgresDialect) name() string { return "postgres" }
+
+func (postgresDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	db, err := sql.Open("pgx", dsn)
+	return db, postgres.New(postgres.Config{Conn: db}), err
+}
 
 func (postgresDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 	var t time.Time
@@ -62,4 +72,30 @@ func (postgresDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
 
 func (postgresDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLSTATE 40P01", "SQLSTATE 40001"}, []string{"SQLSTATE 23505"})
+}
+
+// pgFaults are the SQLSTATEs of a server that cannot work right now.
+var pgFaults = faultCodes{
+	"53100": msgDiskFull, "53200": msgBusy, "53300": msgTooMany, "53400": msgTooMany,
+	"57P01": msgUnreachable, "57P02": msgUnreachable, "57P03": msgUnreachable, "57P05": msgUnreachable,
+	"57014": msgTimeout, "55P03": msgBusy, "40001": msgBusy, "40P01": msgBusy,
+	"58030": msgIO, "25006": msgReadOnly,
+}
+
+func (postgresDialect) fault(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if strings.HasPrefix(pe.Code, "08") { // connection exception
+			return msgUnreachable
+		}
+		return pgFaults.lookup(pe.Code)
+	}
+	var ce *pgconn.ConnectError
+	switch {
+	case pgconn.Timeout(err):
+		return msgTimeout
+	case errors.As(err, &ce), containsAny(err.Error(), "conn closed", "failed to connect", "failed to receive message", "failed to write startup message"):
+		return msgUnreachable
+	}
+	return ""
 }

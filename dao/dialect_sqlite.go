@@ -2,8 +2,11 @@ package dao
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 
+	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
 )
 
@@ -13,6 +16,11 @@ import (
 type sqliteDialect struct{}
 
 func (sqliteDialect) name() string { return "sqlite" }
+
+func (sqliteDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	db, err := sql.Open(sqlite.DriverName, dsn)
+	return db, &sqlite.Dialector{Conn: db}, err
+}
 
 func (sqliteDialect) now(context.Context, *gorm.DB) (time.Time, error) { return time.Now().UTC(), nil }
 
@@ -48,4 +56,25 @@ func (sqliteDialect) errorKind(err error) errKind {
 
 func (d sqliteDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
 	return incrementThenInsert(d, db, e)
+}
+
+// sqliteFaults are SQLite's primary result codes of a file that cannot be
+// written right now; busy means past the busy timeout and every retry.
+var sqliteFaults = map[int]string{
+	13: msgDiskFull,    // SQLITE_FULL
+	10: msgIO,          // SQLITE_IOERR, with all its extended codes
+	5:  msgBusy,        // SQLITE_BUSY
+	6:  msgBusy,        // SQLITE_LOCKED
+	8:  msgReadOnly,    // SQLITE_READONLY
+	14: msgIO,          // SQLITE_CANTOPEN
+	7:  msgBusy,        // SQLITE_NOMEM
+	15: msgUnreachable, // SQLITE_PROTOCOL
+}
+
+func (sqliteDialect) fault(err error) string {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		return sqliteFaults[coded.Code()&0xff]
+	}
+	return ""
 }

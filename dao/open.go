@@ -2,7 +2,6 @@ package dao
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -13,10 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/glebarez/sqlite"
-	"gorm.io/driver/mysql"
-	"gorm.io/driver/postgres"
-	"gorm.io/driver/sqlserver"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
@@ -35,6 +30,9 @@ type GormStore struct {
 	hub       atomic.Pointer[hub] // set once by the first Watch; writes wake it
 	clock     dbClock
 	codes     codeCache
+	health    health
+	closeOnce sync.Once
+	file      string // the embedded database's file; "" on a server
 }
 
 var (
@@ -68,21 +66,37 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 const isolationVar = "transaction_isolation"
 
 func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
-	dial, d, err := dialector(dsn, isolation)
+	tg, err := parseDSN(dsn, isolation)
 	if err != nil {
 		return nil, err
+	}
+	d := tg.d
+	pool, dial, err := d.connect(tg.dsn)
+	if err != nil {
+		return nil, model.Errorf(model.EInvalidInput, "连接串无效 (invalid connection string) %s: %s", Redact(dsn), firstLine(err))
+	}
+	// Connect first, within the timeout and the caller's context: GORM's
+	// own first statements (its ping, MySQL's version query) take no
+	// context, and on a server that accepts but never answers they hung.
+	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := pool.PingContext(pingCtx); err != nil {
+		pool.Close()
+		return nil, unreachable(tg, dsn, err)
 	}
 	db, err := gorm.Open(dial, &gorm.Config{
 		Logger:                                   logger.Discard,
 		SkipDefaultTransaction:                   true,
 		DisableForeignKeyConstraintWhenMigrating: true,
+		DisableAutomaticPing:                     true,
 	})
 	if err != nil {
-		return nil, unreachable(dsn, err)
+		pool.Close()
+		return nil, unreachable(tg, dsn, err)
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
-		return nil, unreachable(dsn, err)
+		return nil, unreachable(tg, dsn, err)
 	}
 	if d.name() == "sqlite" {
 		sqlDB.SetMaxOpenConns(1) // one writer; no SQLITE_BUSY inside the process
@@ -90,13 +104,8 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 		sqlDB.SetMaxOpenConns(64)
 		sqlDB.SetMaxIdleConns(32)
 	}
-	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
-	if err := sqlDB.PingContext(pingCtx); err != nil {
-		sqlDB.Close()
-		return nil, unreachable(dsn, err)
-	}
 	s := &GormStore{db: db, d: d, branchID: 1}
+	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("preparing the database at %s: %w", Redact(dsn), err)
@@ -108,9 +117,15 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	return s, nil
 }
 
-func unreachable(dsn string, err error) error {
+// unreachable is the one sentence for a database that cannot be opened,
+// with the driver's reason (which never holds the password).
+func unreachable(tg target, dsn string, err error) error {
+	why := firstLine(err)
+	if tg.secret != "" {
+		why = strings.ReplaceAll(why, tg.secret, "xxxxx")
+	}
 	return &model.Error{Code: model.EUnavailable,
-		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), firstLine(err))}
+		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), why)}
 }
 
 func firstLine(err error) string {
@@ -119,63 +134,6 @@ func firstLine(err error) string {
 		msg = msg[:i]
 	}
 	return msg
-}
-
-// dialector turns a jiaohao DSN into a GORM dialector for its engine.
-func dialector(dsn, isolation string) (gorm.Dialector, dialect, error) {
-	scheme, rest, _ := strings.Cut(dsn, ":")
-	switch strings.ToLower(scheme) {
-	case "sqlite":
-		path := strings.TrimPrefix(rest, "//")
-		if path == "" {
-			return nil, nil, model.Errorf(model.EInvalidInput, "sqlite 连接串缺少文件路径，例如 sqlite:/var/lib/jiaohao.db")
-		}
-		if path != ":memory:" {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return nil, nil, model.Errorf(model.EUnavailable, "无法创建数据库目录 %s: %v", filepath.Dir(path), err)
-			}
-		}
-		// synchronous(FULL): a number committed and printed must survive a
-		// power cut, or the next one would be issued again.
-		q := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
-		return sqlite.Open(path + "?" + q), sqliteDialect{}, nil
-	case "postgres", "postgresql":
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return nil, nil, model.Errorf(model.EInvalidInput, "PostgreSQL 连接串无法解析: %s", Redact(dsn))
-		}
-		q := u.Query()
-		if q.Get("connect_timeout") == "" {
-			q.Set("connect_timeout", "5")
-		}
-		if q.Get("sslmode") == "" {
-			q.Set("sslmode", "disable")
-		}
-		u.RawQuery = q.Encode()
-		return postgres.New(postgres.Config{DSN: u.String()}), postgresDialect{}, nil
-	case "mysql", "mariadb":
-		u, err := url.Parse(dsn)
-		if err != nil || u.Host == "" {
-			return nil, nil, model.Errorf(model.EInvalidInput, "MySQL 连接串应为 mysql://user:pass@host:port/db: %s", Redact(dsn))
-		}
-		pass, _ := u.User.Password()
-		cfg := fmt.Sprintf("%s:%s@tcp(%s)%s?parseTime=true&loc=UTC&timeout=5s&charset=utf8mb4&%s=%%27READ-COMMITTED%%27",
-			u.User.Username(), pass, u.Host, u.Path, isolation)
-		return mysql.Open(cfg), mysqlDialect{}, nil
-	case "sqlserver":
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return nil, nil, model.Errorf(model.EInvalidInput, "SQL Server 连接串无法解析: %s", Redact(dsn))
-		}
-		q := u.Query()
-		if q.Get("dial timeout") == "" {
-			q.Set("dial timeout", "5")
-		}
-		u.RawQuery = q.Encode()
-		return sqlserver.Open(u.String()), mssqlDialect{}, nil
-	}
-	return nil, nil, model.Errorf(model.EInvalidInput,
-		"不支持的数据库连接串 %q：请用 sqlite:PATH、postgres://…、mysql://… 或 sqlserver://…", Redact(dsn))
 }
 
 // Redact hides the password of a DSN so it can appear in messages and logs.
@@ -228,6 +186,7 @@ func (s *GormStore) Close() error {
 	if h := s.hub.Load(); h != nil {
 		h.stop()
 	}
+	s.closeOnce.Do(func() { close(s.health.closed) })
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err
@@ -255,16 +214,4 @@ func (s *GormStore) loadBranch(ctx context.Context) error {
 	}
 	s.loc = loc
 	return nil
-}
-
-// wrap turns driver errors into domain errors where the cause is known.
-func (s *GormStore) wrap(err error) error {
-	var me *model.Error
-	if err == nil || errors.As(err, &me) {
-		return err
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return &model.Error{Code: model.EUnavailable, Message: "数据库响应超时 (database timed out)"}
-	}
-	return fmt.Errorf("database: %w", err)
 }

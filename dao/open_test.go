@@ -2,6 +2,7 @@ package dao_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -87,4 +88,30 @@ func TestFreshDatabaseIsSeeded(t *testing.T) {
 			t.Fatalf("default settings %+v", st)
 		}
 	})
+}
+
+// tls=true reaches a real MariaDB: the connection is encrypted, or, on a
+// server without TLS, refused for that reason (it used to connect in clear
+// text, the parameter dropped).
+func TestMySQLTLSParameterIsUsed(t *testing.T) {
+	dsn := os.Getenv(daotest.EnvMySQL)
+	if dsn == "" {
+		if os.Getenv(daotest.EnvRequire) == "1" {
+			t.Fatalf("%s is not set but %s=1", daotest.EnvMySQL, daotest.EnvRequire)
+		}
+		t.Skipf("%s not set", daotest.EnvMySQL)
+	}
+	s, err := dao.Open(bg, daotest.FreshDatabase(t, dsn)+"?tls=skip-verify")
+	if err != nil {
+		if !strings.Contains(err.Error(), "TLS") {
+			t.Fatalf("tls=skip-verify on a server: %v", err)
+		}
+		t.Logf("the server has no TLS: %v", err)
+		return
+	}
+	defer s.Close()
+	var row struct{ VariableName, Value string }
+	if err := s.DB().Raw("SHOW SESSION STATUS LIKE 'Ssl_cipher'").Scan(&row).Error; err != nil || row.Value == "" {
+		t.Fatalf("connected without TLS: %+v %v", row, err)
+	}
 }

@@ -13,6 +13,10 @@ import (
 // through this Store wake them at once.
 const pollInterval = 200 * time.Millisecond
 
+// watchQueryTimeout bounds one read of the log by a watcher, so a frozen
+// database cannot hold its connection (and the watcher) forever.
+const watchQueryTimeout = 10 * time.Second
+
 // hub is the one tail loop of a Store: it polls branch.version and wakes
 // every watcher when it moves. Watchers read the events themselves, each at
 // its own pace, so a slow one never delays the others.
@@ -37,7 +41,7 @@ func (s *GormStore) notify() {
 func (s *GormStore) startHub() *hub {
 	s.watchOnce.Do(func() {
 		h := &hub{changed: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
-		h.head, _ = s.version(s.db)
+		h.head, _ = s.pollVersion()
 		s.hub.Store(h)
 		go s.tail(h)
 	})
@@ -52,6 +56,14 @@ func (h *hub) signal() <-chan struct{} {
 	return h.changed
 }
 
+// pollVersion reads branch.version for the tail loop, bounded so that a
+// frozen database cannot hold the loop (and a connection) forever.
+func (s *GormStore) pollVersion() (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	return s.version(s.db.WithContext(ctx))
+}
+
 func (s *GormStore) tail(h *hub) {
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
@@ -62,7 +74,7 @@ func (s *GormStore) tail(h *hub) {
 		case <-tick.C:
 		case <-h.wake:
 		}
-		v, err := s.version(s.db)
+		v, err := s.pollVersion()
 		if err != nil {
 			continue
 		}
@@ -96,7 +108,9 @@ func (s *GormStore) Watch(ctx context.Context, since int64) (<-chan model.Event,
 		}
 		for {
 			changed := h.signal()
-			evs, err := s.EventsSince(ctx, last, 500)
+			qctx, cancel := context.WithTimeout(ctx, watchQueryTimeout)
+			evs, err := s.EventsSince(qctx, last, 500)
+			cancel()
 			if err != nil {
 				if ctx.Err() != nil {
 					return

@@ -27,7 +27,10 @@ type Config struct {
 	DSN    string // ModeDB; ModeHost may name its own database too
 	Peer   string // ModePeer: http://host:port
 	Token  string // ModePeer
-	Lang   string
+	// PeerFingerprint pins the SHA-256 of an https:// host's own
+	// (self-signed) certificate; empty trusts the system's CAs.
+	PeerFingerprint string `json:",omitempty"`
+	Lang            string
 	// Devices plugged into this PC, as addresses (see the README): the
 	// kiosk's own ticket printer, which wins over the branch's printer
 	// setting, and an LED bar. Empty: none of its own.
@@ -47,15 +50,16 @@ const prefPrefix = "jiaohao."
 // ever saved (the setup window is due).
 func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 	c = Config{
-		Role:    p.String(prefPrefix + "role"),
-		Mode:    p.StringWithFallback(prefPrefix+"mode", ModeHost),
-		Window:  p.IntWithFallback(prefPrefix+"window", 1),
-		DSN:     p.String(prefPrefix + "dsn"),
-		Peer:    p.String(prefPrefix + "peer"),
-		Token:   p.String(prefPrefix + "token"),
-		Lang:    p.StringWithFallback(prefPrefix+"lang", "zh"),
-		Printer: p.String(prefPrefix + "printer"),
-		LED:     p.String(prefPrefix + "led"),
+		Role:            p.String(prefPrefix + "role"),
+		Mode:            p.StringWithFallback(prefPrefix+"mode", ModeHost),
+		Window:          p.IntWithFallback(prefPrefix+"window", 1),
+		DSN:             p.String(prefPrefix + "dsn"),
+		Peer:            p.String(prefPrefix + "peer"),
+		Token:           p.String(prefPrefix + "token"),
+		PeerFingerprint: p.String(prefPrefix + "peer_fingerprint"),
+		Lang:            p.StringWithFallback(prefPrefix+"lang", "zh"),
+		Printer:         p.String(prefPrefix + "printer"),
+		LED:             p.String(prefPrefix + "led"),
 	}
 	return c, c.Role != ""
 }
@@ -71,6 +75,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"dsn", c.DSN)
 	p.SetString(prefPrefix+"peer", c.Peer)
 	p.SetString(prefPrefix+"token", c.Token)
+	p.SetString(prefPrefix+"peer_fingerprint", c.PeerFingerprint)
 	p.SetString(prefPrefix+"lang", c.Lang)
 	p.SetString(prefPrefix+"printer", c.Printer)
 	p.SetString(prefPrefix+"led", c.LED)
@@ -89,6 +94,8 @@ func (c Config) Validate() error {
 		return bad("setup.err_peer")
 	case c.Mode == ModePeer && strings.TrimSpace(c.Token) == "":
 		return bad("setup.err_token")
+	case c.Mode == ModePeer && c.PeerFingerprint != "" && (!strings.HasPrefix(c.Peer, "https://") || !validFingerprint(c.PeerFingerprint)):
+		return bad("setup.err_fingerprint")
 	case c.Mode == ModeDB && strings.TrimSpace(c.DSN) == "":
 		return bad("setup.err_dsn")
 	case c.Mode != ModeHost && c.Mode != ModePeer && c.Mode != ModeDB:
@@ -105,6 +112,20 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validFingerprint accepts a SHA-256 in hex, with or without colons.
+func validFingerprint(s string) bool {
+	h := strings.NewReplacer(":", "", " ", "", "-", "").Replace(strings.TrimSpace(s))
+	if len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(list []string, v string) bool {

@@ -21,7 +21,7 @@ type Setup struct {
 	role, mode    *widget.RadioGroup
 	window        *widget.Entry
 	peer, dsn     *widget.Entry
-	token         *widget.Entry
+	token, pin    *widget.Entry
 	printer, led  *widget.Entry
 	lang          *widget.Select
 	save, demo    *widget.Button
@@ -96,6 +96,8 @@ func (s *Setup) build(cfg Config) {
 	s.peer = widget.NewEntry()
 	s.peer.SetPlaceHolder("http://192.168.1.10:8520")
 	s.token = widget.NewPasswordEntry()
+	s.pin = widget.NewEntry()
+	s.pin.SetPlaceHolder(tr("setup.fingerprint_hint"))
 	s.dsn = widget.NewEntry()
 	s.dsn.SetPlaceHolder("sqlserver://user:pass@host:1433?database=jiaohao")
 	s.printer = widget.NewEntry()
@@ -121,7 +123,7 @@ func (s *Setup) build(cfg Config) {
 		return container.NewBorder(nil, nil, widget.NewLabel(tr(key)), nil, o)
 	}
 	s.windowRow = row("setup.window", s.window)
-	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token))
+	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token), row("setup.fingerprint", s.pin))
 	s.dbR = row("setup.dsn", s.dsn)
 	s.printerRow = row("setup.printer", s.printer)
 	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -145,6 +147,7 @@ func (s *Setup) fill(cfg Config) {
 	s.window.SetText(strconv.Itoa(cfg.Window))
 	s.peer.SetText(cfg.Peer)
 	s.token.SetText(cfg.Token)
+	s.pin.SetText(cfg.PeerFingerprint)
 	s.dsn.SetText(cfg.DSN)
 	s.printer.SetText(cfg.Printer)
 	s.led.SetText(cfg.LED)
@@ -175,15 +178,16 @@ func (s *Setup) arrange() {
 func (s *Setup) Config() Config {
 	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
 	return Config{
-		Role:    valueOf(roleLabels(), s.role.Selected),
-		Mode:    valueOf(modeLabels(), s.mode.Selected),
-		Window:  n,
-		Peer:    strings.TrimSpace(s.peer.Text),
-		Token:   strings.TrimSpace(s.token.Text),
-		DSN:     strings.TrimSpace(s.dsn.Text),
-		Lang:    valueOf(langLabels, s.lang.Selected),
-		Printer: s.kioskPrinter(),
-		LED:     strings.TrimSpace(s.led.Text),
+		Role:            valueOf(roleLabels(), s.role.Selected),
+		Mode:            valueOf(modeLabels(), s.mode.Selected),
+		Window:          n,
+		Peer:            strings.TrimSpace(s.peer.Text),
+		Token:           strings.TrimSpace(s.token.Text),
+		PeerFingerprint: strings.TrimSpace(s.pin.Text),
+		DSN:             strings.TrimSpace(s.dsn.Text),
+		Lang:            valueOf(langLabels, s.lang.Selected),
+		Printer:         s.kioskPrinter(),
+		LED:             strings.TrimSpace(s.led.Text),
 	}
 }
 

@@ -1,7 +1,10 @@
 // Package daotest gives tests real Stores: a fresh SQLite file always, and a
 // fresh PostgreSQL or MariaDB database when their server DSNs are set. With
 // JIAOHAO_TEST_REQUIRE_SERVERS=1 a missing server DSN fails the test instead
-// of skipping it, so CI cannot pass by skipping.
+// of skipping it, so CI cannot pass by skipping. For fault tests it starts
+// private PostgreSQL and MariaDB servers the test may stop, kill and
+// freeze, proxies that cut a shared server away from one Store, and a
+// listener that never answers; CheckQueue asserts what no fault may break.
 package daotest
 
 import (

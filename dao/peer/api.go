@@ -61,10 +61,14 @@ func (s *Server) routes() []route {
 	}
 }
 
+// selfBounded are the routes with their own bound: the event stream lives
+// as long as its subscriber, a report has ReportTimeout.
+var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true}
+
 // api authenticates, checks the role, names the actor for the event log
-// and runs the handler.
+// and runs the handler, within the request deadline.
 func (s *Server) api(rt route) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
@@ -78,7 +82,11 @@ func (s *Server) api(rt route) http.Handler {
 		if err := rt.fn(w, r.WithContext(ctx), p); err != nil {
 			writeError(w, err)
 		}
-	})
+	}))
+	if selfBounded[rt.pattern] {
+		return h
+	}
+	return s.bounded(h)
 }
 
 func actorName(p principal) string {

@@ -94,11 +94,8 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 		return principal{}, errNoToken
 	}
 	hash := HashToken(tok)
-	t, err := s.terms.TerminalByTokenHash(r.Context(), hash)
+	t, err := s.terminalByHash(r.Context(), hash)
 	if err != nil {
-		if c := model.ErrorCode(err); c == model.ENotFound || c == model.EUnauthorized {
-			return principal{}, errNoToken
-		}
 		return principal{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(hash), []byte(t.TokenHash)) != 1 || t.Revoked || !ValidRole(t.Role) {
@@ -111,6 +108,9 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 // touch records that a terminal was seen, at most once a minute each, so
 // reads do not turn into a write per request.
 func (s *Server) touch(ctx context.Context, id int64) {
+	if s.storeDown() {
+		return // the outage is logged once by the store; seen times can wait
+	}
 	now := time.Now()
 	s.seenMu.Lock()
 	last, ok := s.seen[id]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,7 +38,13 @@ var _ dao.Store = (*Client)(nil)
 // Dial connects to the peer server at rawURL (http:// or https://) with a
 // terminal token, and checks both by asking who the token belongs to.
 func Dial(ctx context.Context, rawURL, token string) (*Client, error) {
-	c, err := NewClient(rawURL, token, nil)
+	return DialWith(ctx, rawURL, token, nil)
+}
+
+// DialWith is Dial over hc, which may carry TLS settings (PinnedClient);
+// nil uses a default client.
+func DialWith(ctx context.Context, rawURL, token string, hc *http.Client) (*Client, error) {
+	c, err := NewClient(rawURL, token, hc)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +106,9 @@ func (c *Client) doWithin(ctx context.Context, timeout time.Duration, method, pa
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if errors.Is(err, errPinMismatch) {
+			return errPinned
+		}
 		return c.transportError(ctx)
 	}
 	defer resp.Body.Close()

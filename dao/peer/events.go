@@ -117,9 +117,15 @@ func (s *Server) endStreams(terminal int64) {
 // it connected: a stolen PC must not go on watching the queue. A database
 // that cannot answer right now is not a revocation.
 func (s *Server) revoked(ctx context.Context, p principal) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
 	_, err := s.terms.TerminalByTokenHash(ctx, p.TokenHash)
 	c := model.ErrorCode(err)
-	return c == model.EUnauthorized || c == model.ENotFound
+	if c == model.EUnauthorized || c == model.ENotFound {
+		s.known.revoke(p.ID)
+		return true
+	}
+	return false
 }
 
 // catchUp sends the logged events after since, up to at least cur, or a

@@ -75,6 +75,7 @@ func (s *Server) addTerminal(w http.ResponseWriter, r *http.Request, _ principal
 	if err != nil {
 		return err
 	}
+	s.known.put(t, time.Now())
 	writeJSON(w, http.StatusCreated, t)
 	return nil
 }
@@ -91,6 +92,7 @@ func (s *Server) revokeTerminal(w http.ResponseWriter, r *http.Request, p princi
 	if err := s.terms.RevokeTerminal(r.Context(), id); err != nil {
 		return err
 	}
+	s.known.revoke(id)
 	s.endStreams(id)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
 	return nil

@@ -39,6 +39,15 @@ type Options struct {
 	// Logger receives one line per request, with no token, query string or
 	// customer id in it. Default: discard.
 	Logger *slog.Logger
+	// RequestTimeout bounds every request but the event stream and reports,
+	// the database transaction included: a frozen database rolls back
+	// instead of committing after the PC gave up. Default 5 s, below the
+	// client's 10 s.
+	RequestTimeout time.Duration
+	// BodyTimeout bounds reading a request's body, as ReadHeaderTimeout
+	// bounds its headers: a client that trickles a body is cut off.
+	// WebSocket streams are not affected. Default 10 s.
+	BodyTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -56,6 +65,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = 5 * time.Second
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = 10 * time.Second
 	}
 	return o
 }
@@ -78,6 +93,8 @@ type Server struct {
 	streamsMu sync.Mutex
 	streams   map[int64]map[*context.CancelCauseFunc]bool // live event streams by terminal
 
+	known known // terminals by token hash, for authentication during outages
+
 	ctx    context.Context // ends when the server closes
 	cancel context.CancelFunc
 }
@@ -95,12 +112,13 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
 	s.hub.start() // the one event tail, ready before the first subscriber
+	go s.refreshKnown()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
 	}
-	s.mux.HandleFunc("GET /api/v1/health", s.health)
-	s.mux.HandleFunc("GET /t/{pid}", s.customerPage)
+	s.mux.Handle("GET /api/v1/health", s.bounded(http.HandlerFunc(s.health)))
+	s.mux.Handle("GET /t/{pid}", s.bounded(http.HandlerFunc(s.customerPage)))
 	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
@@ -110,7 +128,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 
 // Handler is the whole HTTP surface, for embedding in another server or a
 // test.
-func (s *Server) Handler() http.Handler { return s.logRequests(s.mux) }
+func (s *Server) Handler() http.Handler { return s.logRequests(s.bodyDeadline(s.mux)) }
 
 // Close ends every subscription and the store watch; it does not close the
 // store.
@@ -142,10 +160,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.Close() // ends WebSocket handlers, which Shutdown does not wait for
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Running requests end by their own deadline; the grace leaves the
+	// process time to close its store within 5 s of the signal.
+	shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
-		return fmt.Errorf("peer server shutdown: %w", err)
+		// A client still sending after the grace is cut off: the stop was
+		// asked for, and it must not wait on a stuck connection.
+		s.log.Warn("requests still open at shutdown were cut off")
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("peer server: %w", err)
@@ -165,24 +188,38 @@ func (s *Server) sweep(ctx context.Context) {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			if _, err := s.store.Sweep(ctx); err != nil && ctx.Err() == nil {
+			sctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+			if _, err := s.store.Sweep(sctx); err != nil && ctx.Err() == nil && !s.storeDown() {
 				s.log.Warn("sweep failed", "code", model.ErrorCode(err))
 			}
+			cancel()
 		}
 	}
 }
 
+// health is ok only when the database takes a write right now (a full
+// disk or a read-only file is down, not ok); the store's probe writes at
+// most once a second however often health is asked.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	v, err := s.version(r.Context())
 	if err != nil {
-		writeError(w, model.Errorf(model.EUnavailable, "数据库不可用 (database unavailable)"))
+		if !model.IsCode(err, model.EUnavailable) {
+			err = model.Errorf(model.EUnavailable, "数据库不可用 (database unavailable)")
+		}
+		writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "db": s.store.Engine(), "version": v})
 }
 
-// version is the newest committed event version.
+// version is the newest committed event version, from the store's write
+// probe where it has one.
 func (s *Server) version(ctx context.Context) (int64, error) {
+	if p, ok := s.store.(interface {
+		Probe(context.Context) (int64, error)
+	}); ok {
+		return p.Probe(ctx)
+	}
 	snap, err := s.store.Snapshot(ctx)
 	if err != nil {
 		return 0, err
@@ -195,7 +232,10 @@ func (s *Server) version(ctx context.Context) (int64, error) {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	code   string // the error code answered, if any
 }
+
+func (w *statusWriter) setCode(code string) { w.code = code }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
@@ -227,8 +267,12 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			s.log.Info("request", "method", r.Method, "route", r.Pattern, "status", status,
-				"ms", time.Since(start).Milliseconds(), "remote", remoteHost(r))
+			attrs := []any{"method", r.Method, "route", r.Pattern, "status", status,
+				"ms", time.Since(start).Milliseconds(), "remote", remoteHost(r)}
+			if sw.code != "" {
+				attrs = append(attrs, "code", sw.code)
+			}
+			s.log.Info("request", attrs...)
 		}()
 		next.ServeHTTP(sw, r)
 	})

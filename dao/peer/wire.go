@@ -98,6 +98,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // sentence so database details never leave the server.
 func writeError(w http.ResponseWriter, err error) {
 	code := model.ErrorCode(err)
+	if cw, ok := w.(interface{ setCode(string) }); ok {
+		cw.setCode(code) // for the request log
+	}
 	status := httpStatus(code)
 	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "2")
