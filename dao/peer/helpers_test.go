@@ -121,3 +121,12 @@ func errCode(t testing.TB, b []byte) string {
 	}
 	return e.Code
 }
+
+func errMessage(t testing.TB, b []byte) string {
+	t.Helper()
+	var e errorBody
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("error body %q: %v", b, err)
+	}
+	return e.Message
+}
