@@ -33,6 +33,12 @@ type Options struct {
 	// SubscriberBuffer is how many events may wait for one slow subscriber
 	// before it is dropped; default 256.
 	SubscriberBuffer int
+	// LivePerTicket and LivePerAddress cap the customer pages open live on
+	// one ticket and from one client address (defaults 4 and 64); past a
+	// cap a page polls every LivePollEvery (default 30 s) instead.
+	LivePerTicket  int
+	LivePerAddress int
+	LivePollEvery  time.Duration
 	// Report renders the daily report for a manager PC; nil answers
 	// "unavailable".
 	Report ReportFunc
@@ -54,6 +60,15 @@ func (o Options) withDefaults() Options {
 	if o.SubscriberBuffer <= 0 {
 		o.SubscriberBuffer = 256
 	}
+	if o.LivePerTicket <= 0 {
+		o.LivePerTicket = 4
+	}
+	if o.LivePerAddress <= 0 {
+		o.LivePerAddress = 64
+	}
+	if o.LivePollEvery <= 0 {
+		o.LivePollEvery = 30 * time.Second
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -70,6 +85,7 @@ type Server struct {
 	log   *slog.Logger
 	takes *limiter
 	hub   *hub
+	live  *livePages
 	mux   *http.ServeMux
 
 	seenMu sync.Mutex
@@ -95,6 +111,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
 	s.hub.start() // the one event tail, ready before the first subscriber
+	s.live = newLivePages(s)
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
@@ -102,6 +119,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /t/{pid}", s.customerPage)
 	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
+	s.mux.HandleFunc("GET /t/{pid}/view", s.customerViewJSON)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
 	})
