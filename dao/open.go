@@ -68,7 +68,11 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 const isolationVar = "transaction_isolation"
 
 func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
-	dial, d, err := dialector(dsn, isolation)
+	driverDSN, pool, err := takePool(dsn)
+	if err != nil {
+		return nil, err
+	}
+	dial, d, err := dialector(driverDSN, isolation)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +88,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	if err != nil {
 		return nil, unreachable(dsn, err)
 	}
-	if d.name() == "sqlite" {
-		sqlDB.SetMaxOpenConns(1) // one writer; no SQLITE_BUSY inside the process
-	} else {
-		sqlDB.SetMaxOpenConns(64)
-		sqlDB.SetMaxIdleConns(32)
-	}
+	setPool(sqlDB, d.name(), pool)
 	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	if err := sqlDB.PingContext(pingCtx); err != nil {
