@@ -48,14 +48,18 @@ func benchTakeWithPages(b *testing.B, engine, body string, pages int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const perTicket, perAddr = 4, 64
+	var pids []string
 	for i := 0; i < pages/perTicket; i++ {
 		tk, err := st.TakeTicket(ctx, "A", 0, "bench")
 		if err != nil {
 			b.Fatal(err)
 		}
+		pids = append(pids, tk.PublicID)
+	}
+	for i, pid := range pids {
 		for j := 0; j < perTicket; j++ {
 			n := i*perTicket + j
-			c, _, err := dialLive(ctx, e, tk.PublicID, fmt.Sprintf("127.0.0.%d", 2+n/perAddr))
+			c, _, err := dialLive(ctx, e, pid, fmt.Sprintf("127.0.0.%d", 2+n/perAddr))
 			if err != nil {
 				b.Fatalf("page %d: %v", n, err)
 			}
