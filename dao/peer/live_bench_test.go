@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -96,22 +95,6 @@ func benchTakeWithPages(b *testing.B, engine, body string, pages int) {
 	pct := func(p float64) float64 { return float64(lats[int(p*float64(len(lats)-1))]) / float64(time.Millisecond) }
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
-}
-
-// raiseFileLimit lifts the soft open-file limit to at least n (up to the
-// hard limit) for tests that hold thousands of loopback sockets.
-func raiseFileLimit(tb testing.TB, n uint64) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		tb.Fatal(err)
-	}
-	if lim.Cur >= n {
-		return
-	}
-	lim.Cur = min(n, lim.Max)
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < n {
-		tb.Fatalf("need %d open files, the hard limit is %d: %v", n, lim.Max, err)
-	}
 }
 
 func jsonDecode(resp *http.Response, v any) error {
