@@ -2,10 +2,8 @@ package dao
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"jiaohao/model"
 )
@@ -108,9 +106,16 @@ func (s *GormStore) SetWindowServices(ctx context.Context, window int, services 
 }
 
 func (t *txn) linkServices(window int, services []string) error {
+	codes := make([]string, len(services))
+	for i, c := range services {
+		codes[i] = strings.TrimSpace(c)
+	}
+	if err := model.CheckServiceList(codes); err != nil {
+		return err
+	}
 	ids := map[int64]bool{}
-	for _, code := range services {
-		svc, err := t.serviceByCode(strings.TrimSpace(code))
+	for _, code := range codes {
+		svc, err := t.serviceByCode(code)
 		if err != nil {
 			return err
 		}
@@ -130,11 +135,8 @@ func (t *txn) linkServices(window int, services []string) error {
 // SaveWindow creates or updates a window by number.
 func (s *GormStore) SaveWindow(ctx context.Context, w model.Window) (model.Window, error) {
 	w.Name = strings.TrimSpace(w.Name)
-	if w.Number < 1 || w.Number > 999 {
-		return model.Window{}, model.Errorf(model.EInvalidInput, "窗口号须在 1 到 999 之间")
-	}
-	if w.Name == "" || utf8.RuneCountInString(w.Name) > 20 {
-		return model.Window{}, model.Errorf(model.EInvalidInput, "窗口名称须为 1 到 20 个字")
+	if err := model.CheckWindow(w); err != nil {
+		return model.Window{}, err
 	}
 	if w.Status == 0 {
 		w.Status = model.WindowOpen
@@ -171,22 +173,11 @@ func (s *GormStore) Services(ctx context.Context) ([]model.Service, error) {
 	return out, nil
 }
 
-var codePattern = regexp.MustCompile(`^[A-Z]{1,4}$`)
-
 // SaveService creates or updates a service by code.
 func (s *GormStore) SaveService(ctx context.Context, v model.Service) (model.Service, error) {
 	v.Code, v.Name = strings.ToUpper(strings.TrimSpace(v.Code)), strings.TrimSpace(v.Name)
-	switch {
-	case !codePattern.MatchString(v.Code):
-		return v, model.Errorf(model.EInvalidInput, "业务前缀须为 1 到 4 个大写字母，收到 %q", v.Code)
-	case v.Name == "" || utf8.RuneCountInString(v.Name) > 20:
-		return v, model.Errorf(model.EInvalidInput, "业务名称须为 1 到 20 个字")
-	case v.Priority < model.MinPriority || v.Priority > model.MaxPriority:
-		return v, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间", model.MinPriority, model.MaxPriority)
-	case v.StartNo < 1 || v.StartNo > 9999:
-		return v, model.Errorf(model.EInvalidInput, "起始号须在 1 到 9999 之间")
-	case v.Width < 0 || v.Width > 8:
-		return v, model.Errorf(model.EInvalidInput, "号码位数须在 0 到 8 之间（0 表示使用网点设置）")
+	if err := model.CheckService(v); err != nil {
+		return v, err
 	}
 	err := s.write(ctx, func(t *txn) error {
 		err := s.d.insertIgnore(t.DB, "service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},

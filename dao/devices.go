@@ -3,7 +3,6 @@ package dao
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"jiaohao/model"
 )
@@ -19,8 +18,8 @@ func (s *GormStore) ReportDevice(ctx context.Context, kind, fault string) error 
 	if !model.DeviceKinds[kind] {
 		return model.Errorf(model.EInvalidInput, "设备须为 printer、voice 或 led，收到 %q", kind)
 	}
-	if utf8.RuneCountInString(fault) > 200 {
-		return model.Errorf(model.EInvalidInput, "设备故障说明过长")
+	if err := model.CheckFault(fault); err != nil {
+		return err
 	}
 	return s.write(ctx, func(t *txn) error {
 		t.emit(pendingEvent{kind: model.EvDevice, device: &model.Device{Kind: kind, Fault: fault}})

@@ -161,3 +161,22 @@ func currentOf(t *testing.T, s *dao.GormStore, window int) int64 {
 	t.Fatalf("no window %d", window)
 	return 0
 }
+
+// The store itself refuses a window cancelling a waiting ticket, so the
+// rule holds for every adapter (desktop callers on a shared database as
+// well as the peer server); the manager, window 0, may.
+func TestWindowCannotCancelWaiting(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *dao.GormStore) {
+		w := take(t, s, "A", 0)
+		before := countEvents(t, s)
+		if _, err := s.Cancel(bg, w.ID, 1); !model.IsCode(err, model.EForbidden) {
+			t.Fatalf("window 1 cancelling a waiting ticket: %v", err)
+		}
+		if n := countEvents(t, s); n != before {
+			t.Fatalf("a refused cancel wrote %d events", n-before)
+		}
+		if x := ok(t)(s.Cancel(bg, w.ID, 0)); x.Status != model.Cancelled {
+			t.Fatalf("manager cancel: %+v", x)
+		}
+	})
+}

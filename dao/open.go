@@ -66,7 +66,11 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 const isolationVar = "transaction_isolation"
 
 func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
-	tg, err := parseDSN(dsn, isolation)
+	driverDSN, poolSize, err := takePool(dsn)
+	if err != nil {
+		return nil, err
+	}
+	tg, err := parseDSN(driverDSN, isolation)
 	if err != nil {
 		return nil, err
 	}
@@ -98,12 +102,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	if err != nil {
 		return nil, unreachable(tg, dsn, err)
 	}
-	if d.name() == "sqlite" {
-		sqlDB.SetMaxOpenConns(1) // one writer; no SQLITE_BUSY inside the process
-	} else {
-		sqlDB.SetMaxOpenConns(64)
-		sqlDB.SetMaxIdleConns(32)
-	}
+	setPool(sqlDB, d.name(), poolSize)
 	s := &GormStore{db: db, d: d, branchID: 1}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {

@@ -75,7 +75,7 @@ func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, err
 	if err != nil {
 		return model.Position{}, s.wrap(err)
 	}
-	return model.Position{Ahead: int(ahead), ETASeconds: int(per.Seconds()) * int(ahead) / windows}, nil
+	return model.Position{Ahead: int(ahead), ETASeconds: eta(per, int(ahead), windows)}, nil
 }
 
 // serviceRate is the recent average service time of a service and how many

@@ -3,7 +3,6 @@ package dao
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"jiaohao/model"
 )
@@ -20,8 +19,9 @@ func (s *GormStore) AddTerminal(ctx context.Context, t Terminal) (Terminal, erro
 		return t, model.Errorf(model.EInvalidInput, "窗口端须指定窗口号 (--window)")
 	case len(t.TokenHash) != 64:
 		return t, model.Errorf(model.EInvalidInput, "令牌哈希无效")
-	case utf8.RuneCountInString(t.Name) > 60:
-		return t, model.Errorf(model.EInvalidInput, "终端名称过长")
+	}
+	if err := model.CheckTerminalName(t.Name); err != nil {
+		return t, err
 	}
 	if t.Role == "caller" {
 		if _, err := s.read(ctx).window(t.Window); err != nil {

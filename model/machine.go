@@ -7,7 +7,8 @@ import "time"
 // an error that says why not. They never look at a clock: now comes from the
 // database.
 //
-// window is the acting window; 0 means the manager acting on any window.
+// window is the acting window; 0 means the manager acting on any window. A
+// window acts only on the tickets it holds or passed.
 
 func illegal(t Ticket, action string) error {
 	return Errorf(EInvalidTransition, "号码 %s 当前为%s，不能%s", t.Number, StatusLabel(t.Status), action)
@@ -129,14 +130,21 @@ func Finish(t Ticket, window int, now time.Time) (Ticket, error) {
 
 // Cancel abandons a ticket that is not yet being served. The number is never
 // reused.
+//
+// A window cancels only a ticket it holds or passed. A waiting ticket is no
+// clerk's to drop, not even one of a service the window serves: otherwise
+// any window's token could empty the queue (and a clerk could clear the
+// line before closing time). Waiting tickets are cancelled by the manager,
+// who acts as window 0.
 func Cancel(t Ticket, window int, now time.Time) (Ticket, error) {
 	if t.Status != Waiting && t.Status != Called && t.Status != Passed {
 		return t, illegal(t, "弃号")
 	}
-	if t.Status != Waiting {
-		if err := checkWindow(t, window, "弃号"); err != nil {
-			return t, err
-		}
+	if t.Status == Waiting && window != 0 {
+		return t, Errorf(EForbidden, "号码 %s 正在等待，窗口不能弃号，请由管理员取消 (a window cannot cancel a waiting ticket; the manager can)", t.Number)
+	}
+	if err := checkWindow(t, window, "弃号"); err != nil {
+		return t, err
 	}
 	t.Status = Cancelled
 	t.FinishedAt = &now

@@ -34,13 +34,19 @@ var ops = []op{
 // legal lists, per starting state, the operations that may happen and the
 // state they lead to. Everything not listed must be refused.
 var legal = map[Status]map[string]Status{
-	Waiting: {"call": Called, "cancel": Cancelled},
+	Waiting: {"call": Called},
 	Called: {"recall": Called, "timeout": Waiting, "pass": Passed, "start": Serving, "cancel": Cancelled,
 		"transfer-window": Called, "transfer-service": Waiting},
 	Passed:    {"undo-pass": Called, "requeue": Waiting, "cancel": Cancelled},
 	Serving:   {"finish": Done, "transfer-window": Serving, "transfer-service": Waiting},
 	Done:      {},
 	Cancelled: {},
+}
+
+// forbidden lists what the state machine allows the manager (window 0) but
+// not a window.
+var forbidden = map[Status]map[string]bool{
+	Waiting: {"cancel": true},
 }
 
 func TestEveryTransition(t *testing.T) {
@@ -54,6 +60,12 @@ func TestEveryTransition(t *testing.T) {
 				in := ticket(from, window, 1)
 				out, err := o.fn(in)
 				want, ok := allowed[o.name]
+				if forbidden[from][o.name] {
+					if ErrorCode(err) != EForbidden {
+						t.Fatalf("%s from %s by window 3: got %v (%s), want forbidden", o.name, from, err, ErrorCode(err))
+					}
+					return
+				}
 				if !ok {
 					if ErrorCode(err) != EInvalidTransition {
 						t.Fatalf("%s from %s: got %v (%s), want invalid_transition", o.name, from, err, ErrorCode(err))
@@ -130,6 +142,27 @@ func TestOtherWindowIsRefused(t *testing.T) {
 	// The manager (window 0) may act on any window's ticket.
 	if out, err := Pass(ticket(Called, 3, 1), 0); err != nil || out.Status != Passed {
 		t.Fatalf("manager pass: %v", err)
+	}
+}
+
+// A window cancels only what it holds or passed; a waiting ticket, even of
+// a service the window serves, is the manager's to cancel.
+func TestOnlyTheManagerCancelsWaiting(t *testing.T) {
+	for _, w := range []int{1, 3, 4} {
+		if _, err := Cancel(ticket(Waiting, 0, 0), w, now); ErrorCode(err) != EForbidden {
+			t.Fatalf("window %d cancelled a waiting ticket: %v", w, err)
+		}
+	}
+	if out, err := Cancel(ticket(Waiting, 0, 0), 0, now); err != nil || out.Status != Cancelled {
+		t.Fatalf("manager cancel of a waiting ticket: %+v %v", out, err)
+	}
+	for _, s := range []Status{Called, Passed} {
+		if out, err := Cancel(ticket(s, 3, 1), 3, now); err != nil || out.Status != Cancelled {
+			t.Fatalf("window 3 cancelling its own %s ticket: %v", s, err)
+		}
+		if _, err := Cancel(ticket(s, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
+			t.Fatalf("window 4 cancelled window 3's %s ticket: %v", s, err)
+		}
 	}
 }
 

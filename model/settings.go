@@ -100,7 +100,7 @@ func ValidateSetting(key, value string) error {
 			return Errorf(EInvalidInput, "语音引擎须为 auto、espeak-ng、sapi 或 say，收到 %q", value)
 		}
 	}
-	if len(value) > 1000 {
+	if len(value) > MaxSettingLen {
 		return Errorf(EInvalidInput, "设置项 %s 过长", key)
 	}
 	return nil

@@ -75,7 +75,7 @@ func (s *Server) findWindow(r *http.Request, n int) (*model.Window, error) {
 
 func (s *Server) saveService(w http.ResponseWriter, r *http.Request, _ principal) error {
 	code := r.PathValue("code")
-	if err := validService(code); err != nil {
+	if err := model.CheckServiceCode(code); err != nil {
 		return err
 	}
 	q, err := decode[serviceRequest](r, false)

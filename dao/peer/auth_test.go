@@ -158,3 +158,104 @@ func TestTakeRateLimit(t *testing.T) {
 		t.Fatal("bucket does not refill at one per second")
 	}
 }
+
+// A caller acts only on its own window's tickets: what the window holds or
+// passed. Other windows' tickets are refused, and so is every waiting
+// ticket, of a service the window serves or not; the manager keeps every
+// power.
+func TestCallerScope(t *testing.T) {
+	e := newEnv(t, Options{TakePerMinute: -1})
+	ctx := context.Background()
+	caller, manager := e.tokens[RoleCaller], e.tokens[RoleManager] // the caller is window 1
+	if _, err := e.store.SetWindowServices(ctx, 1, []string{"A"}); err != nil {
+		t.Fatal(err)
+	}
+	take := func(svc string) string {
+		tk, err := e.store.TakeTicket(ctx, svc, 0, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(tk.ID)
+	}
+	waitingA := take("A")
+	take("B")
+	take("B")
+	// Window 2 holds one ticket and window 3 passed another.
+	held, err := e.store.CallNext(ctx, 2, "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed, err := e.store.CallNext(ctx, 3, "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.Pass(ctx, passed.ID, 3); err != nil {
+		t.Fatal(err)
+	}
+	heldID, passedID, waitingB := fmt.Sprint(held.ID), fmt.Sprint(passed.ID), take("B")
+
+	v := e.version(t)
+	for _, c := range []struct {
+		path, body string
+		status     int
+		code       string
+	}{
+		{"/api/v1/tickets/" + waitingA + "/cancel", ``, http.StatusForbidden, "forbidden"},
+		{"/api/v1/tickets/" + waitingB + "/cancel", ``, http.StatusForbidden, "forbidden"},
+		{"/api/v1/tickets/" + waitingB + "/cancel", `{"window":1}`, http.StatusForbidden, "forbidden"},
+		{"/api/v1/tickets/" + heldID + "/cancel", ``, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + heldID + "/cancel", `{"window":2}`, http.StatusForbidden, "forbidden"},
+		{"/api/v1/tickets/" + heldID + "/transfer", `{"service":"A"}`, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + heldID + "/transfer", `{"window":1}`, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + heldID + "/transfer", `{"window":1,"from_window":2}`, http.StatusForbidden, "forbidden"},
+		{"/api/v1/tickets/" + heldID + "/finish", ``, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + passedID + "/requeue", ``, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + passedID + "/cancel", ``, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + passedID + "/undo-pass", ``, http.StatusConflict, "invalid_transition"},
+		{"/api/v1/tickets/" + passedID + "/requeue", `{"window":3}`, http.StatusForbidden, "forbidden"},
+	} {
+		status, b := e.call(t, "POST", c.path, caller, c.body)
+		if status != c.status || errCode(t, b) != c.code {
+			t.Errorf("caller POST %s %s: %d %s, want %d %s", c.path, c.body, status, b, c.status, c.code)
+		}
+	}
+	if e.version(t) != v {
+		t.Fatal("a refused caller changed the queue")
+	}
+
+	// Its own window's tickets: cancel what it called, requeue what it
+	// passed, transfer what it holds.
+	mine := must[Ticket](t, e, http.StatusOK, "POST", "/api/v1/windows/1/call", caller, ``)
+	if mine.ID != mustID(t, waitingA) {
+		t.Fatalf("window 1 called %s", mine.Number)
+	}
+	if got := must[Ticket](t, e, http.StatusOK, "POST", fmt.Sprintf("/api/v1/tickets/%d/cancel", mine.ID), caller, ``); got.Status.String() != "cancelled" {
+		t.Fatalf("own cancel: %+v", got)
+	}
+	take("A")
+	mine = must[Ticket](t, e, http.StatusOK, "POST", "/api/v1/windows/1/call", caller, ``)
+	must[Ticket](t, e, http.StatusOK, "POST", fmt.Sprintf("/api/v1/tickets/%d/pass", mine.ID), caller, ``)
+	if got := must[Ticket](t, e, http.StatusOK, "POST", fmt.Sprintf("/api/v1/tickets/%d/requeue", mine.ID), caller, ``); got.Status.String() != "waiting" {
+		t.Fatalf("own requeue: %+v", got)
+	}
+	mine = must[Ticket](t, e, http.StatusOK, "POST", "/api/v1/windows/1/call", caller, ``)
+	if got := must[Ticket](t, e, http.StatusOK, "POST", fmt.Sprintf("/api/v1/tickets/%d/transfer", mine.ID), caller, `{"service":"B"}`); got.Service != "B" {
+		t.Fatalf("own transfer: %+v", got)
+	}
+
+	// The manager cancels a waiting ticket and another window's ticket.
+	for _, id := range []string{waitingB, heldID, passedID} {
+		if got := must[Ticket](t, e, http.StatusOK, "POST", "/api/v1/tickets/"+id+"/cancel", manager, ``); got.Status.String() != "cancelled" {
+			t.Fatalf("manager cancel of %s: %+v", id, got)
+		}
+	}
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	var id int64
+	if _, err := fmt.Sscan(s, &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

@@ -188,3 +188,53 @@ func TestCustomerPageLiveInBrowser(t *testing.T) {
 		t.Fatalf("the page reloaded (marker %q)", got)
 	}
 }
+
+// Past the live-page cap the browser's socket is refused, and the page
+// keeps itself current by polling its view instead, still without a
+// reload.
+func TestCustomerPagePollsPastTheCap(t *testing.T) {
+	needChromium(t)
+	e := newEnv(t, Options{LivePerTicket: 1, LivePollEvery: 300 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tk, err := e.store.TakeTicket(ctx, "A", 0, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder, _, err := dialLive(ctx, e, tk.PublicID, "") // takes the ticket's one live place
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.CloseNow()
+	d := startChromium(t, ctx)
+	if _, err := d.do(ctx, "Network.enable", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.do(ctx, "Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": "en"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.do(ctx, "Page.navigate", map[string]any{"url": e.ts.URL + "/t/" + tk.PublicID}); err != nil {
+		t.Fatal(err)
+	}
+	status := `(() => { const s = document.getElementById("status"); return s ? s.dataset.status + "|" + s.textContent : "" })()`
+	d.waitFor(t, ctx, status, "waiting|Waiting")
+	if _, err := d.eval(ctx, `window.jiaohaoSamePage = "yes"`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.CallNext(ctx, 3, ""); err != nil {
+		t.Fatal(err)
+	}
+	d.waitFor(t, ctx, status, "called|Please go to window 3")
+	if got, _ := d.eval(ctx, `window.jiaohaoSamePage`); got != "yes" {
+		t.Fatalf("the page reloaded (marker %q)", got)
+	}
+	if got, _ := d.eval(ctx, `document.getElementById("offline").textContent`); got != "" {
+		t.Fatalf("a polling page says it is offline: %q", got)
+	}
+	e.srv.live.mu.Lock()
+	n := len(e.srv.live.byPID[tk.PublicID].pages)
+	e.srv.live.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d live pages on the ticket: the browser got a socket past the cap", n)
+	}
+}

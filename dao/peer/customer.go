@@ -6,9 +6,9 @@ import (
 	"crypto/rand"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"html/template"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/coder/websocket"
@@ -64,33 +64,31 @@ func pageLang(r *http.Request) string {
 }
 
 // view builds what the customer sees, or not_found.
-func (s *Server) view(ctx context.Context, pid string) (customerView, error) {
+func (s *Server) view(ctx context.Context, pid string) (customerView, model.Ticket, error) {
 	if !validPublicID(pid) {
-		return customerView{}, model.Errorf(model.ENotFound, "没有这个号码 (no such ticket)")
+		return customerView{}, model.Ticket{}, model.Errorf(model.ENotFound, "没有这个号码 (no such ticket)")
 	}
 	t, err := s.store.TicketByPublicID(ctx, pid)
 	if err != nil {
-		return customerView{}, err
+		return customerView{}, model.Ticket{}, err
 	}
-	v := customerView{Number: t.Number, Service: t.Service, Status: t.Status.String(), Window: t.Window}
+	var names map[string]string
 	if svcs, err := s.store.Services(ctx); err == nil {
+		names = make(map[string]string, len(svcs))
 		for _, sv := range svcs {
-			if sv.Code == t.Service {
-				v.Service = sv.Name
-			}
+			names[sv.Code] = sv.Name
 		}
 	}
+	var pos model.Position
 	if t.Status == model.Waiting {
-		if pos, err := s.store.Position(ctx, t.ID); err == nil {
-			v.Ahead, v.ETAMin = pos.Ahead, (pos.ETASeconds+59)/60
-		}
+		pos, _ = s.store.Position(ctx, t.ID) // the page shows the number even if this fails
 	}
-	return v, nil
+	return makeView(t, names, pos), t, nil
 }
 
 func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	lang := pageLang(r)
-	v, err := s.view(r.Context(), r.PathValue("pid"))
+	v, _, err := s.view(r.Context(), r.PathValue("pid"))
 	status := http.StatusOK
 	if err != nil {
 		status = httpStatus(model.ErrorCode(err))
@@ -105,7 +103,8 @@ func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; script-src 'nonce-"+n+"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'")
 	var buf bytes.Buffer
-	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n}
+	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n,
+		"PollMS": s.opts.LivePollEvery.Milliseconds()}
 	if err := customerTmpl.Execute(&buf, data); err != nil {
 		writeError(w, err)
 		return
@@ -114,43 +113,53 @@ func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// customerView is GET /t/{pid}/view: the view once, for a page that was
+// refused a live socket and polls instead.
+func (s *Server) customerViewJSON(w http.ResponseWriter, r *http.Request) {
+	v, _, err := s.view(r.Context(), r.PathValue("pid"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
 // customerLive is the page's WebSocket: the view now, then again whenever
-// it changes.
+// it changes. Past the caps (per ticket, per client address) it answers
+// 429 with Retry-After before upgrading, and the page polls
+// /t/{pid}/view instead.
 func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
-	pid := r.PathValue("pid")
-	v, err := s.view(r.Context(), pid)
+	pg, first, leave, err := s.live.join(r.Context(), r.PathValue("pid"), remoteHost(r))
 	if err != nil {
+		if model.IsCode(err, model.ERateLimited) {
+			w.Header().Set("Retry-After", strconv.Itoa(int(s.opts.LivePollEvery.Seconds())))
+		}
 		writeError(w, err)
 		return
 	}
-	sub, _, err := s.hub.subscribe(r.Context())
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	defer s.hub.unsubscribe(sub)
+	defer leave()
 	conn, err := websocket.Accept(w, r, nil) // same-origin only
 	if err != nil {
 		return
 	}
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(r.Context())
-	var last []byte
+	write := func(b []byte) bool {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, b) == nil
+	}
+	if !write(first) {
+		return
+	}
 	ping := time.NewTicker(s.opts.PingEvery)
 	defer ping.Stop()
 	for {
-		if b, _ := json.Marshal(v); !bytes.Equal(b, last) {
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := conn.Write(wctx, websocket.MessageText, b)
-			cancel()
-			if err != nil {
+		select {
+		case b := <-pg.ch:
+			if !write(b) {
 				return
 			}
-			last = b
-		}
-		select {
-		case <-sub.ch:
-			drain(sub.ch) // one recomputation for a burst of events
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
 			err := conn.Ping(pctx)
@@ -158,25 +167,13 @@ func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return
 			}
-			continue
-		case <-sub.dropped:
-			conn.Close(websocket.StatusTryAgainLater, "reconnect")
-			return
-		case <-ctx.Done():
-			return
-		}
-		if v, err = s.view(ctx, pid); err != nil {
+		case <-pg.gone:
 			conn.Close(websocket.StatusNormalClosure, "gone")
 			return
-		}
-	}
-}
-
-func drain(ch <-chan encoded) {
-	for {
-		select {
-		case <-ch:
-		default:
+		case <-s.ctx.Done():
+			conn.Close(websocket.StatusGoingAway, "server shutting down")
+			return
+		case <-ctx.Done():
 			return
 		}
 	}

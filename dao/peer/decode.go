@@ -6,8 +6,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
-	"unicode"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"jiaohao/model"
@@ -17,9 +19,10 @@ import (
 // before it is parsed.
 const MaxBody = 64 << 10
 
-// Requests as they arrive. Every decoder is strict: unknown fields, trailing
-// data, wrong types and out-of-range values are invalid input, never a 500
-// and never a change of state.
+// Requests as they arrive. Every decoder is strict: unknown fields, keys in
+// another case, repeated keys, trailing data, wrong types and values outside
+// the store's limits (model/limits.go) are invalid input, never a 500 and
+// never a change of state.
 type (
 	takeRequest struct {
 		Service  string `json:"service"`
@@ -92,6 +95,9 @@ func decodeStrict(body []byte, v any, optional bool) error {
 	if !utf8.Valid(body) {
 		return invalid("请求内容不是合法的 UTF-8 (request body is not UTF-8)")
 	}
+	if err := checkKeys(body, jsonFields(reflect.TypeOf(v).Elem())); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -101,6 +107,95 @@ func decodeStrict(body []byte, v any, optional bool) error {
 		return invalid("请求内容在 JSON 对象之后还有多余数据 (trailing data after the JSON object)")
 	}
 	return nil
+}
+
+// checkKeys walks the top-level keys of body before it is decoded.
+// encoding/json matches keys regardless of case and lets the last of a
+// repeated key win, so {"service":"A","service":"B"} would issue a B:
+// here each key must be one of the request's field names exactly, once,
+// and nothing may follow the object.
+func checkKeys(body []byte, fields map[string]bool) error {
+	malformed := invalid("请求内容不是合法的 JSON 对象 (malformed JSON)")
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return invalid("请求内容须为一个 JSON 对象 (request body must be one JSON object)")
+	}
+	seen := make(map[string]bool, len(fields))
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return malformed
+		}
+		switch {
+		case !fields[key]:
+			return invalid("未知字段 %s (unknown field; names are case-sensitive)", quoteShort(key))
+		case seen[key]:
+			return invalid("字段 %s 重复 (field given twice)", quoteShort(key))
+		}
+		seen[key] = true
+		if err := skipValue(dec); err != nil {
+			return malformed
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return malformed
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return invalid("请求内容在 JSON 对象之后还有多余数据 (trailing data after the JSON object)")
+	}
+	return nil
+}
+
+// skipValue reads one value, however deeply nested.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// quoteShort names a key in a message without echoing a long input back.
+func quoteShort(s string) string {
+	if len(s) > 40 {
+		return "(too long)"
+	}
+	return strconv.Quote(s)
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]bool
+
+// jsonFields is the set of JSON names of a request struct's fields.
+func jsonFields(t reflect.Type) map[string]bool {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]bool)
+	}
+	m := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported():
+		case name == "":
+			m[f.Name] = true
+		default:
+			m[name] = true
+		}
+	}
+	fieldCache.Store(t, m)
+	return m
 }
 
 // jsonProblem names what is wrong without echoing the input back.
@@ -115,62 +210,21 @@ func jsonProblem(err error) string {
 	return "malformed JSON"
 }
 
-func validService(code string) error {
-	if len(code) < 1 || len(code) > 4 {
-		return invalid("业务代码须为 1 到 4 个大写字母或数字 (service code must be 1-4 of A-Z, 0-9)")
-	}
-	for _, c := range code {
-		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
-			return invalid("业务代码须为 1 到 4 个大写字母或数字 (service code must be 1-4 of A-Z, 0-9)")
-		}
-	}
-	return nil
-}
-
-func validServices(codes []string) error {
-	if len(codes) > 64 {
-		return invalid("业务过多 (too many services)")
-	}
-	seen := make(map[string]bool, len(codes))
-	for _, c := range codes {
-		if err := validService(c); err != nil {
-			return err
-		}
-		if seen[c] {
-			return invalid("业务 %s 重复 (service listed twice)", c)
-		}
-		seen[c] = true
-	}
-	return nil
-}
-
 // validWindow checks a window number; zero is allowed only where it means
 // "none given".
 func validWindow(n int, zeroOK bool) error {
-	if (n == 0 && zeroOK) || (n >= 1 && n <= 999) {
+	if n == 0 && zeroOK {
 		return nil
 	}
-	return invalid("窗口号须在 1 到 999 之间 (window must be 1-999)")
-}
-
-func validName(s string, max int) error {
-	if utf8.RuneCountInString(s) > max {
-		return invalid("名称超过 %d 个字 (name longer than %d characters)", max, max)
-	}
-	for _, c := range s {
-		if unicode.IsControl(c) || c == utf8.RuneError {
-			return invalid("名称含有控制字符 (name contains control characters)")
-		}
-	}
-	return nil
+	return model.CheckWindowNo(n)
 }
 
 func (q takeRequest) validate() error {
-	if err := validService(q.Service); err != nil {
+	if err := model.CheckServiceCode(q.Service); err != nil {
 		return err
 	}
-	if q.Priority != 0 && (q.Priority < model.MinPriority || q.Priority > model.MaxPriority) {
-		return invalid("优先级须在 %d 到 %d 之间 (priority must be %d-%d)", model.MinPriority, model.MaxPriority, model.MinPriority, model.MaxPriority)
+	if q.Priority != 0 {
+		return model.CheckPriority(q.Priority)
 	}
 	return nil
 }
@@ -179,7 +233,7 @@ func (q callRequest) validate() error {
 	if q.Service == "" {
 		return nil
 	}
-	return validService(q.Service)
+	return model.CheckServiceCode(q.Service)
 }
 
 func (q actionRequest) validate() error { return validWindow(q.Window, true) }
@@ -192,7 +246,7 @@ func (q transferRequest) validate() error {
 	case q.Window != 0 && q.Service == "":
 		return validWindow(q.Window, false)
 	case q.Service != "" && q.Window == 0:
-		return validService(q.Service)
+		return model.CheckServiceCode(q.Service)
 	}
 	return invalid("转移须指定一个目标窗口或一个目标业务 (give either window or service)")
 }
@@ -202,10 +256,12 @@ func (q statusRequest) validate() error {
 	return err
 }
 
-func (q servicesRequest) validate() error { return validServices(q.Services) }
+func (q servicesRequest) validate() error { return model.CheckServiceList(q.Services) }
 
+// validate checks the fields against the store's own limits (the store
+// trims names too); the window number comes from the path.
 func (q windowRequest) validate() error {
-	if err := validName(q.Name, 40); err != nil {
+	if err := model.CheckName("窗口名称", "window name", strings.TrimSpace(q.Name)); err != nil {
 		return err
 	}
 	if q.Status != "" {
@@ -213,31 +269,19 @@ func (q windowRequest) validate() error {
 			return err
 		}
 	}
-	return validServices(q.Services)
+	return model.CheckServiceList(q.Services)
 }
 
+// validate checks the fields against the store's own limits; the code
+// comes from the path and is checked there.
 func (q serviceRequest) validate() error {
-	if err := validName(q.Name, 40); err != nil {
-		return err
-	}
-	switch {
-	case q.Name == "":
-		return invalid("业务名称不能为空 (service name required)")
-	case q.Priority < model.MinPriority || q.Priority > model.MaxPriority:
-		return invalid("优先级须在 %d 到 %d 之间 (priority must be %d-%d)", model.MinPriority, model.MaxPriority, model.MinPriority, model.MaxPriority)
-	case q.StartNo < 0 || q.StartNo > 100000:
-		return invalid("起始号须在 0 到 100000 之间 (start_no must be 0-100000)")
-	case q.Width < 0 || q.Width > 8:
-		return invalid("号码位数须在 0 到 8 之间 (width must be 0-8)")
-	case q.SortOrder < -1000000 || q.SortOrder > 1000000:
-		return invalid("排序值超出范围 (sort_order out of range)")
-	}
-	return nil
+	return model.CheckService(model.Service{Code: "A", Name: strings.TrimSpace(q.Name), Priority: q.Priority,
+		StartNo: q.StartNo, Width: q.Width, SortOrder: q.SortOrder})
 }
 
 func (q settingRequest) validate() error {
-	if len(q.Value) > 1000 {
-		return invalid("设置值过长 (value longer than 1000 bytes)")
+	if len(q.Value) > model.MaxSettingLen {
+		return invalid("设置值超过 %d 字节 (value longer than %d bytes)", model.MaxSettingLen, model.MaxSettingLen)
 	}
 	return nil
 }
@@ -246,10 +290,7 @@ func (q deviceRequest) validate() error {
 	if !model.DeviceKinds[q.Kind] {
 		return invalid("设备须为 printer、voice 或 led (unknown device)")
 	}
-	if len(q.Fault) > 1000 {
-		return invalid("设备故障说明过长 (fault longer than 1000 bytes)")
-	}
-	return nil
+	return model.CheckFault(strings.TrimSpace(q.Fault))
 }
 
 // validator is every request type.

@@ -30,7 +30,14 @@ func newEnv(t testing.TB, opts Options) *env {
 
 func newEnvOn(t testing.TB, st *dao.GormStore, opts Options) *env {
 	t.Helper()
-	srv := NewServer(st, st, opts)
+	return newEnvServing(t, st, st, opts)
+}
+
+// newEnvServing serves front (st itself, or a wrapper that watches what the
+// server asks of it) with st's tokens.
+func newEnvServing(t testing.TB, front dao.Store, st *dao.GormStore, opts Options) *env {
+	t.Helper()
+	srv := NewServer(front, st, opts)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close() })
 	<-srv.hub.ready // the store's watch is running before the test writes
@@ -120,4 +127,13 @@ func errCode(t testing.TB, b []byte) string {
 		t.Fatalf("error body %q: %v", b, err)
 	}
 	return e.Code
+}
+
+func errMessage(t testing.TB, b []byte) string {
+	t.Helper()
+	var e errorBody
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("error body %q: %v", b, err)
+	}
+	return e.Message
 }

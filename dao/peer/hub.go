@@ -159,6 +159,14 @@ func (h *hub) subscribe(ctx context.Context) (*subscriber, int64, error) {
 	return s, h.version, nil
 }
 
+// head is the newest version fanned out: every event up to it is
+// committed.
+func (h *hub) head() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.version
+}
+
 func (h *hub) unsubscribe(s *subscriber) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

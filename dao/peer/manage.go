@@ -43,7 +43,7 @@ var tokenHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // exists). Only the hash travels: the token stays on the manager's PC
 // until it is shown.
 func (q terminalRequest) validate() error {
-	if err := validName(q.Name, 60); err != nil {
+	if err := model.CheckTerminalName(q.Name); err != nil {
 		return err
 	}
 	if !ValidRole(q.Role) {

@@ -33,6 +33,12 @@ type Options struct {
 	// SubscriberBuffer is how many events may wait for one slow subscriber
 	// before it is dropped; default 256.
 	SubscriberBuffer int
+	// LivePerTicket and LivePerAddress cap the customer pages open live on
+	// one ticket and from one client address (defaults 4 and 64); past a
+	// cap a page polls every LivePollEvery (default 30 s) instead.
+	LivePerTicket  int
+	LivePerAddress int
+	LivePollEvery  time.Duration
 	// Report renders the daily report for a manager PC; nil answers
 	// "unavailable".
 	Report ReportFunc
@@ -63,6 +69,15 @@ func (o Options) withDefaults() Options {
 	if o.SubscriberBuffer <= 0 {
 		o.SubscriberBuffer = 256
 	}
+	if o.LivePerTicket <= 0 {
+		o.LivePerTicket = 4
+	}
+	if o.LivePerAddress <= 0 {
+		o.LivePerAddress = 64
+	}
+	if o.LivePollEvery <= 0 {
+		o.LivePollEvery = 30 * time.Second
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -85,6 +100,7 @@ type Server struct {
 	log   *slog.Logger
 	takes *limiter
 	hub   *hub
+	live  *livePages
 	mux   *http.ServeMux
 
 	seenMu sync.Mutex
@@ -113,6 +129,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
 	s.hub.start() // the one event tail, ready before the first subscriber
 	go s.refreshKnown()
+	s.live = newLivePages(s)
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
@@ -120,6 +137,7 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	s.mux.Handle("GET /api/v1/health", s.bounded(http.HandlerFunc(s.health)))
 	s.mux.Handle("GET /t/{pid}", s.bounded(http.HandlerFunc(s.customerPage)))
 	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
+	s.mux.Handle("GET /t/{pid}/view", s.bounded(http.HandlerFunc(s.customerViewJSON)))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
 	})

@@ -95,18 +95,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // writeError answers with the error's code; internal errors get a generic
-// sentence so database details never leave the server.
+// sentence so database details never leave the server. Every 429 and 503
+// says when to try again (a handler may have set a longer wait).
 func writeError(w http.ResponseWriter, err error) {
 	code := model.ErrorCode(err)
 	if cw, ok := w.(interface{ setCode(string) }); ok {
 		cw.setCode(code) // for the request log
 	}
 	status := httpStatus(code)
-	if status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "2")
+	if w.Header().Get("Retry-After") == "" {
+		switch status {
+		case http.StatusTooManyRequests:
+			w.Header().Set("Retry-After", "2")
+		case http.StatusServiceUnavailable:
+			w.Header().Set("Retry-After", retryUnavailable)
+		}
 	}
 	writeJSON(w, status, errorBody{Code: code, Message: model.ErrorMessage(err)})
 }
+
+// retryUnavailable is the Retry-After of a 503, in seconds: long enough
+// for a queue of waiting requests to drain or a database to come back,
+// short enough that a kiosk is not idle for long.
+const retryUnavailable = "3"
 
 // decodeError turns a response's error body back into the domain error.
 func decodeError(status int, body []byte) error {
