@@ -92,6 +92,7 @@ func (s *GormStore) Positions(ctx context.Context, ids []int64) (map[int64]model
 		if !ok {
 			continue // called since the first read: no longer waiting
 		}
+		n = min(n, model.MaxAhead) // as Position counts
 		r := rates[l]
 		out[id] = model.Position{Ahead: n, ETASeconds: eta(r.per, n, r.windows)}
 	}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -64,7 +63,7 @@ func CheckName(zh, en, name string) error {
 	if name == "" || utf8.RuneCountInString(name) > MaxNameLen {
 		return Errorf(EInvalidInput, "%s须为 1 到 %d 个字 (%s must be 1-%d characters)", zh, MaxNameLen, en, MaxNameLen)
 	}
-	return checkText(zh, en, name)
+	return CheckText(zh, en, name, false)
 }
 
 // CheckTerminalName accepts a PC's name: up to MaxTerminalNameLen
@@ -73,24 +72,13 @@ func CheckTerminalName(name string) error {
 	if utf8.RuneCountInString(name) > MaxTerminalNameLen {
 		return Errorf(EInvalidInput, "终端名称超过 %d 个字 (terminal name longer than %d characters)", MaxTerminalNameLen, MaxTerminalNameLen)
 	}
-	return checkText("终端名称", "terminal name", name)
+	return CheckText("终端名称", "terminal name", name, false)
 }
 
 // CheckFault accepts a device's fault sentence ("" means it recovered).
 func CheckFault(fault string) error {
 	if utf8.RuneCountInString(fault) > MaxFaultLen {
 		return Errorf(EInvalidInput, "设备故障说明超过 %d 个字 (fault longer than %d characters)", MaxFaultLen, MaxFaultLen)
-	}
-	return nil
-}
-
-// checkText refuses control characters and broken UTF-8 in a one-line
-// text.
-func checkText(zh, en, s string) error {
-	for _, c := range s {
-		if unicode.IsControl(c) || c == utf8.RuneError {
-			return Errorf(EInvalidInput, "%s含有控制字符 (%s contains control characters)", zh, en)
-		}
 	}
 	return nil
 }

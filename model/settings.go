@@ -63,7 +63,7 @@ func ValidateSetting(key, value string) error {
 	if _, ok := DefaultSettings[key]; !ok {
 		return Errorf(EInvalidInput, "未知的设置项 %q", key)
 	}
-	if err := CheckText("设置项 "+key+" ", value, multilineSettings[key]); err != nil {
+	if err := CheckText("设置项 "+key+" ", "setting "+key, value, multilineSettings[key]); err != nil {
 		return err
 	}
 	if r, ok := intSettings[key]; ok {

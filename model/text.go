@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text that staff type ends up on a thermal printer, an LED bar, a hall
@@ -12,18 +13,19 @@ import (
 // screen. So such text is refused where it is saved, not cleaned where it is
 // shown.
 
-// CheckText refuses control characters, bidi overrides and line or
-// paragraph separators in a value shown to people. multiline allows a plain
-// line break ("\n") where a line break is meant (a ticket footer, the
-// notice); "\r" is never allowed, so a line cannot be rewritten.
-func CheckText(label, s string, multiline bool) error {
+// CheckText refuses control characters, bidi overrides, line or paragraph
+// separators and broken UTF-8 in a value shown to people; zh and en name
+// the value in both languages. multiline allows a plain line break ("\n")
+// where a line break is meant (a ticket footer, the notice); "\r" is never
+// allowed, so a line cannot be rewritten.
+func CheckText(zh, en, s string, multiline bool) error {
 	for _, r := range s {
 		if r == '\n' && multiline {
 			continue
 		}
-		if unsafeRune(r) {
+		if unsafeRune(r) || r == utf8.RuneError {
 			return Errorf(EInvalidInput, "%s含有不可见的控制字符 %U，请删除后再保存 (%s contains the control character %U)",
-				label, r, label, r)
+				zh, r, en, r)
 		}
 	}
 	return nil

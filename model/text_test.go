@@ -6,16 +6,16 @@ import (
 )
 
 func TestCheckTextRefusesControls(t *testing.T) {
-	for _, bad := range []string{"a\rb", "a\x1b@", "a\x1dV\x00", "tab\there", "\u202eA012", "A\u2066B", "x\u2028y", "del\x7f", "c1\u0085"} {
-		if err := CheckText("名称", bad, true); ErrorCode(err) != EInvalidInput || !strings.Contains(err.Error(), "control character") {
+	for _, bad := range []string{"a\rb", "a\x1b@", "a\x1dV\x00", "tab\there", "\u202eA012", "A\u2066B", "x\u2028y", "del\x7f", "c1\u0085", "bad\xffutf8"} {
+		if err := CheckText("名称", "name", bad, true); ErrorCode(err) != EInvalidInput || !strings.Contains(err.Error(), "control character") {
 			t.Errorf("%q accepted or unclear: %v", bad, err)
 		}
 	}
-	if err := CheckText("名称", "一楼\n二楼", false); ErrorCode(err) != EInvalidInput {
+	if err := CheckText("名称", "name", "一楼\n二楼", false); ErrorCode(err) != EInvalidInput {
 		t.Error("line break accepted where none is meant")
 	}
 	for _, good := range []string{"", "请留意叫号", "一楼\n二楼", "VIP 贵宾 (A-Z) 100%"} {
-		if err := CheckText("名称", good, true); err != nil {
+		if err := CheckText("名称", "name", good, true); err != nil {
 			t.Errorf("%q refused: %v", good, err)
 		}
 	}

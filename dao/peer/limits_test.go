@@ -143,6 +143,8 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 		{win(7, ""), false},
 		{win(7, "  "), false},
 		{win(7, "七号\n窗口"), false},
+		{win(7, "\u202e口窗号七"), false}, // a bidi override would make the hall read it backwards
+		{svc("C", "贵宾\u2066", 5, 1, 0, 0), false},
 		{fault(model.MaxFaultLen), true},
 		{fault(model.MaxFaultLen + 1), false},
 		{term(model.MaxTerminalNameLen), true},
