@@ -74,7 +74,11 @@ func (s *GormStore) wrap(err error) error {
 		return err
 	}
 	if msg := faultOf(s.d, err); msg != "" {
-		if !errors.Is(err, context.Canceled) { // the caller gave up; the database may be fine
+		switch {
+		case errors.Is(err, context.Canceled): // the caller gave up; the database may be fine
+		case errors.Is(err, context.DeadlineExceeded):
+			s.health.suspect(s, err)
+		default:
 			s.health.fault(s, err)
 		}
 		return &model.Error{Code: model.EUnavailable, Message: msg}

@@ -27,12 +27,13 @@ const minDiskFree = 1 << 20
 // a time for a cause. It logs each change once (down, then up again), so
 // an outage under load is two lines in the log, not one per request.
 type health struct {
-	mu     sync.Mutex
-	log    *slog.Logger
-	secret string // the DSN's password, kept out of every logged cause
-	down   bool
-	since  time.Time
-	closed chan struct{}
+	mu       sync.Mutex
+	log      *slog.Logger
+	secret   string // the DSN's password, kept out of every logged cause
+	down     bool
+	checking bool // a suspect's probe is running
+	since    time.Time
+	closed   chan struct{}
 
 	probeMu  sync.Mutex // one probe at a time; the others wait for its answer
 	probedAt time.Time
@@ -119,6 +120,29 @@ func (h *health) fault(s *GormStore, cause error) {
 		log.Warn("database unavailable", "engine", s.d.name(), "reason", faultOf(s.d, cause), "cause", msg)
 	}
 	go h.recover(s)
+}
+
+// suspect handles a statement that ran out of time. That is an outage
+// when the database froze, but only a busy moment when the request waited
+// too long for one of the pool's connections: a probe tells which, and
+// only a failed one marks the database down and logs it.
+func (h *health) suspect(s *GormStore, cause error) {
+	h.mu.Lock()
+	if h.down || h.checking {
+		h.mu.Unlock()
+		return
+	}
+	h.checking = true
+	h.mu.Unlock()
+	go func() {
+		_, err := s.Probe(context.Background())
+		h.mu.Lock()
+		h.checking = false
+		h.mu.Unlock()
+		if err != nil {
+			h.fault(s, cause)
+		}
+	}()
 }
 
 // up records a successful probe, logging the end of an outage.

@@ -1,8 +1,11 @@
 package dao_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,6 +75,8 @@ func TestPoolQueuesThenUnavailable(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
+		var logged lockedBuffer
+		s.SetLogger(slog.New(slog.NewTextHandler(&logged, nil)))
 		db, err := s.DB().DB()
 		if err != nil {
 			t.Fatal(err)
@@ -103,5 +108,32 @@ func TestPoolQueuesThenUnavailable(t *testing.T) {
 		if n := db.Stats().OpenConnections; n > 1 {
 			t.Fatalf("%d connections open with pool=1", n)
 		}
+		// A wait for a busy pool is not an outage: the probe it started
+		// finds the database answering, so nothing is marked or logged.
+		if _, err := s.Probe(bg); err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+		time.Sleep(300 * time.Millisecond) // the suspect's own verdict follows its probe
+		if s.Down() || strings.Contains(logged.String(), "database unavailable") {
+			t.Fatalf("a busy pool was logged as an outage (down %v):\n%s", s.Down(), logged.String())
+		}
 	})
+}
+
+// lockedBuffer is a log destination safe for the Store's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
