@@ -37,7 +37,7 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		if err := t.checkFree(w, model.Serving); err != nil {
 			return err
 		}
-		ids, err := t.servedIDs(window, strings.TrimSpace(service))
+		ids, err := t.servedIDs(w, strings.TrimSpace(service))
 		if err != nil {
 			return err
 		}
@@ -76,20 +76,31 @@ func windowStatusLabel(s model.WindowStatus) string {
 	return "开放"
 }
 
-// heldWindow is a window row with the state of the ticket it holds, read
-// in the same query so the busy check costs call-next no extra round trip.
+// heldWindow is a window row with the state of the ticket it holds and the
+// services it serves, read in one query so the busy check and the service
+// list cost call-next no extra round trip.
 type heldWindow struct {
 	Number     int
 	Status     int
 	HeldNumber *string
 	HeldStatus *int
 	HeldDate   *string
+	Services   []int64 // the services the window serves
 }
 
 func (t *txn) window(number int) (heldWindow, error) {
-	var rows []heldWindow
-	err := t.Raw(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date
+	var rows []struct {
+		Number     int
+		Status     int
+		HeldNumber *string
+		HeldStatus *int
+		HeldDate   *string
+		ServiceID  *int64
+	}
+	err := t.Raw(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
+		ws.service_id
 		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
+		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
 		WHERE w.branch_id = ? AND w.number = ?`, t.s.branchID, number).Scan(&rows).Error
 	if err != nil {
 		return heldWindow{}, err
@@ -97,16 +108,20 @@ func (t *txn) window(number int) (heldWindow, error) {
 	if len(rows) == 0 {
 		return heldWindow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
 	}
-	return rows[0], nil
+	r0 := rows[0]
+	w := heldWindow{Number: r0.Number, Status: r0.Status, HeldNumber: r0.HeldNumber, HeldStatus: r0.HeldStatus, HeldDate: r0.HeldDate}
+	for _, r := range rows {
+		if r.ServiceID != nil {
+			w.Services = append(w.Services, *r.ServiceID)
+		}
+	}
+	return w, nil
 }
 
-// servedIDs lists the services a window calls for, narrowed to one when
+// servedIDs lists the services window w calls for, narrowed to one when
 // asked; a service the window does not serve is refused.
-func (t *txn) servedIDs(window int, only string) ([]int64, error) {
-	var ids []int64
-	if err := t.Raw("SELECT service_id FROM window_service WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Scan(&ids).Error; err != nil {
-		return nil, err
-	}
+func (t *txn) servedIDs(w heldWindow, only string) ([]int64, error) {
+	ids := w.Services
 	if only != "" {
 		svc, err := t.serviceByCode(only)
 		if err != nil {
@@ -117,10 +132,10 @@ func (t *txn) servedIDs(window int, only string) ([]int64, error) {
 				return []int64{id}, nil
 			}
 		}
-		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口不办理业务 %s", window, only)
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口不办理业务 %s", w.Number, only)
 	}
 	if len(ids) == 0 {
-		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口尚未配置办理的业务", window)
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口尚未配置办理的业务", w.Number)
 	}
 	return ids, nil
 }

@@ -31,14 +31,20 @@ func (mysqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 }
 
 // increment uses LAST_INSERT_ID(expr): MariaDB has no UPDATE … RETURNING,
-// and the value is per connection, so it is safe inside the transaction.
+// but the server returns that value in the UPDATE's own reply (the "insert
+// id" of the OK packet). Reading it from there, not with a second SELECT,
+// matters most for the branch version: its row lock is held until commit,
+// so every round trip after taking it is time every other window waits.
 func (mysqlDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
-	res := db.Exec("UPDATE "+table+" SET "+column+" = LAST_INSERT_ID("+column+" + 1) WHERE "+where, args...)
-	if res.Error != nil || res.RowsAffected == 0 {
-		return 0, false, res.Error
+	res, err := db.Statement.ConnPool.ExecContext(db.Statement.Context,
+		"UPDATE "+table+" SET "+column+" = LAST_INSERT_ID("+column+" + 1) WHERE "+where, args...)
+	if err != nil {
+		return 0, false, err
 	}
-	var n int64
-	err := db.Raw("SELECT LAST_INSERT_ID()").Scan(&n).Error
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, false, err
+	}
+	n, err := res.LastInsertId()
 	return n, err == nil, err
 }
 

@@ -91,7 +91,7 @@ func (s *GormStore) Transfer(ctx context.Context, id int64, window int, to model
 		if err := t.checkFree(w, model.Called, model.Serving); err != nil {
 			return n, err
 		}
-		if _, err := t.servedIDs(to.Window, c.Service); err != nil {
+		if _, err := t.servedIDs(w, c.Service); err != nil {
 			return n, err
 		}
 		return n, nil
