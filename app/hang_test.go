@@ -34,8 +34,8 @@ func TestMigrateAgainstSilentServer(t *testing.T) {
 				if code != 1 || strings.Count(msg, "\n") != 1 || strings.Contains(msg, "secretpw") || !strings.Contains(msg, "cannot reach the database") {
 					t.Fatalf("exit %d, stderr %q", code, msg)
 				}
-			case <-time.After(8 * time.Second):
-				t.Fatal("migrate still waiting for a silent server after 8 s")
+			case <-time.After(5 * time.Second):
+				t.Fatal("migrate still waiting for a silent server after 5 s")
 			}
 		})
 	}

@@ -116,7 +116,7 @@ func pgTarget(u *url.URL) (target, error) {
 	if m := q.Get("sslmode"); m != "" && !oneOf(m, "disable", "allow", "prefer", "require", "verify-ca", "verify-full") {
 		return target{}, badValue("sslmode", m, "disable, allow, prefer, require, verify-ca, verify-full")
 	}
-	setDefault(q, "connect_timeout", "5")
+	setDefault(q, "connect_timeout", "4") // whole seconds: under connectTimeout
 	setDefault(q, "sslmode", "disable")
 	u.RawQuery = q.Encode()
 	return target{driver: "pgx", dsn: u.String(), d: postgresDialect{}}, nil

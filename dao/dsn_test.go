@@ -59,7 +59,7 @@ func TestDSNParametersReachTheDriver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.TLSConfig == nil || cfg.RuntimeParams["application_name"] != "hall" || cfg.ConnectTimeout != connectTimeout {
+		if cfg.TLSConfig == nil || cfg.RuntimeParams["application_name"] != "hall" || cfg.ConnectTimeout <= 0 || cfg.ConnectTimeout > connectTimeout {
 			t.Fatalf("config: tls %v, params %v, timeout %v", cfg.TLSConfig, cfg.RuntimeParams, cfg.ConnectTimeout)
 		}
 	})

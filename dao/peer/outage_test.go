@@ -178,6 +178,11 @@ func outage(t *testing.T, db *daotest.Private) {
 	if status, b := e.call(t, "GET", "/api/v1/health", "", ""); status != http.StatusServiceUnavailable || errCode(t, b) != model.EUnavailable {
 		t.Errorf("health during the outage: %d %s", status, b)
 	}
+	// A registered PC is still known for who it is: authentication needs
+	// no database once the token's hash is known.
+	if status, b := e.call(t, "GET", "/api/v1/whoami", late, ""); status != http.StatusOK || !strings.Contains(string(b), `"role":"screen"`) {
+		t.Errorf("a registered PC's token during the outage: %d %s, want 200 with its role", status, b)
+	}
 	if status, b := e.call(t, "GET", "/api/v1/snapshot", "jh_not-a-real-token", ""); status != http.StatusUnauthorized {
 		t.Errorf("a wrong token during the outage: %d %s, want 401", status, b)
 	}
