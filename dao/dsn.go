@@ -186,7 +186,7 @@ func mssqlTarget(u *url.URL) (target, error) {
 	if err != nil {
 		return target{}, err
 	}
-	setDefault(q, "dial timeout", "5")
+	setDefault(q, "dial timeout", "4") // whole seconds: under connectTimeout
 	setDefault(q, "connection timeout", strconv.Itoa(int(ioTimeout/time.Second)))
 	u.RawQuery = q.Encode()
 	return target{driver: "sqlserver", dsn: u.String(), d: mssqlDialect{}}, nil

@@ -73,7 +73,7 @@ func TestDSNParametersReachTheDriver(t *testing.T) {
 			t.Fatal(err)
 		}
 		if cfg.Encryption != msdsn.EncryptionRequired || cfg.TLSConfig == nil || cfg.TLSConfig.InsecureSkipVerify ||
-			cfg.Database != "q" || cfg.DialTimeout != connectTimeout || cfg.ConnTimeout != ioTimeout {
+			cfg.Database != "q" || cfg.DialTimeout <= 0 || cfg.DialTimeout > connectTimeout || cfg.ConnTimeout != ioTimeout {
 			t.Fatalf("config: encryption %v, tls %+v, database %q, timeouts %v %v", cfg.Encryption, cfg.TLSConfig, cfg.Database, cfg.DialTimeout, cfg.ConnTimeout)
 		}
 	})
