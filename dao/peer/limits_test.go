@@ -193,3 +193,31 @@ func randomHash(t *testing.T) string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// A manager's token cannot make every kiosk write a file or print a
+// command: the branch-wide printer names devices only, and shown text
+// refuses control characters and bidi overrides.
+func TestBranchSettingsRefuseFilesAndControls(t *testing.T) {
+	e := newEnv(t, Options{})
+	for _, c := range []struct{ key, value string }{
+		{"printer", "file:/tmp/jiaohao-evil.bat"},
+		{"printer", "file:C:/ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp/x.bat"},
+		{"ticket_footer", "谢谢\r\n@echo off"},
+		{"ticket_footer", "\x1b\x70\x00cash drawer"},
+		{"notice", "\u202e号叫"},
+		{"customer_url", "javascript:alert(1)"},
+	} {
+		status, b := e.call(t, "PUT", "/api/v1/settings/"+c.key, e.tokens[RoleManager], fmt.Sprintf(`{"value":%s}`, jsonString(c.value)))
+		if status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
+			t.Errorf("%s=%q: %d %s, want 400 invalid_input", c.key, c.value, status, b)
+		}
+	}
+	set, err := e.store.Settings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Raw["printer"] != "" || set.Raw["ticket_footer"] != model.DefaultSettings["ticket_footer"] || set.Raw["notice"] != "" {
+		t.Fatalf("a refused setting was stored: %v", set.Raw)
+	}
+	must[map[string]any](t, e, http.StatusOK, "PUT", "/api/v1/settings/printer", e.tokens[RoleManager], `{"value":"escpos+tcp://192.168.1.50:9100"}`)
+}
