@@ -173,6 +173,9 @@ var errDown = model.Errorf(model.EUnavailable, "数据库暂时无法连接 (dat
 
 func (downStore) Snapshot(context.Context) (model.Snapshot, error) { return model.Snapshot{}, errDown }
 
+// Probe is what health asks of a real store: the write probe fails too.
+func (downStore) Probe(context.Context) (int64, error) { return 0, errDown }
+
 func (downStore) TakeTicket(context.Context, string, int, string) (model.Ticket, error) {
 	return model.Ticket{}, errDown
 }
