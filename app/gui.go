@@ -96,7 +96,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 // set in code so a plain `go build` binary behaves like a packaged one.
 func newFyneApp() fyne.App {
 	icon := fyne.NewStaticResource("icon.png", assets.Icon)
-	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: "0.1.0", Icon: icon,
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: Version, Icon: icon,
 		Migrations: map[string]bool{"fyneDo": true}})
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(icon)
