@@ -62,6 +62,9 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	a := newFyneApp()
+	logf := log.New(stderr, "jiaohao: ", log.LstdFlags).Printf
+	// What the installer was told for this PC becomes its setup.
+	applyMachineSetup(a.Preferences(), readMachineSetup(), logf)
 	cfg, saved := screens.LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, f)
 	forced := set["role"]
@@ -75,7 +78,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		cfg.Lang = "zh"
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
-	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
+	l := &launcher{app: a, windowed: *windowed, logf: logf,
 		override: func(c screens.Config) screens.Config { return overrideConfig(c, set, f) }}
 	if saved || forced {
 		l.start(cfg)
