@@ -174,13 +174,17 @@ func TestWineHostsLinuxClients(t *testing.T) {
 	}
 	kioskGUI := gui("--role", "kiosk", "--peer", base, "--token", kioskGUITok, "--lang", "en", "--windowed")
 	kid := w.waitWindow(t, "Jiaohao · Kiosk", time.Minute, kioskGUI)
-	time.Sleep(3 * time.Second) // the tiles come with the first snapshot
-	w.click(t, kid, 0.25, 0.5)
+	// The tiles come with the first snapshot: tap again while no number
+	// has come of it.
 	var taken model.Ticket
-	for deadline := time.Now().Add(45 * time.Second); taken.ID == 0; time.Sleep(500 * time.Millisecond) {
+	for deadline, tap := time.Now().Add(45*time.Second), time.Now().Add(3*time.Second); taken.ID == 0; time.Sleep(500 * time.Millisecond) {
+		if time.Now().After(tap) {
+			w.click(t, kid, 0.25, 0.5)
+			tap = time.Now().Add(5 * time.Second)
+		}
 		events, _ := manager.EventsSince(ctx, 0, 1000)
 		for _, e := range events {
-			if e.Kind == model.EvTake && e.Actor == "linux kiosk" && e.Ticket != nil {
+			if e.Kind == model.EvTake && e.Actor == "linux kiosk" && e.Ticket != nil && taken.ID == 0 {
 				taken = *e.Ticket
 			}
 		}
@@ -202,7 +206,16 @@ func TestWineHostsLinuxClients(t *testing.T) {
 		}
 	}
 
-	// Four kiosks and two windows at once through the Windows host.
+	// Four kiosks and two windows at once through the Windows host; a
+	// second tap on the kiosk may have left a number waiting too.
+	snap, err := manager.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for _, s := range snap.Services {
+		left += s.Waiting
+	}
 	const kiosks, each = 4, 10
 	numbers := make(chan string, kiosks*each)
 	var wg sync.WaitGroup
@@ -253,8 +266,8 @@ func TestWineHostsLinuxClients(t *testing.T) {
 		}
 		once[id] = true
 	}
-	if len(once) != kiosks*each {
-		t.Errorf("the windows called %d tickets, want %d", len(once), kiosks*each)
+	if len(once) != kiosks*each+left {
+		t.Errorf("the windows called %d tickets, want %d", len(once), kiosks*each+left)
 	}
 }
 

@@ -237,22 +237,6 @@ func (w *wine) userPrefs(t *testing.T) string {
 	return ""
 }
 
-// geometry is a window's size.
-func (w *wine) geometry(t *testing.T, id string) (int, int) {
-	t.Helper()
-	out, _, err := w.try(t, "xdotool", "getwindowgeometry", "--shell", id)
-	if err != nil {
-		t.Fatalf("xdotool getwindowgeometry: %v", err)
-	}
-	geo := map[string]int{}
-	for _, line := range strings.Fields(out) {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			geo[k], _ = strconv.Atoi(v)
-		}
-	}
-	return geo["WIDTH"], geo["HEIGHT"]
-}
-
 // msiProperty reads a row of the package's Property table.
 func msiProperty(t *testing.T, msi, name string) string {
 	t.Helper()

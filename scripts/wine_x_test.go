@@ -86,9 +86,19 @@ func (w *wine) key(t *testing.T, id, key string) {
 // window's size.
 func (w *wine) click(t *testing.T, id string, fx, fy float64) {
 	t.Helper()
-	out, errOut, err := w.try(t, "xdotool", "getwindowgeometry", "--shell", id)
+	wd, ht := w.geometry(t, id)
+	x, y := strconv.Itoa(int(fx*float64(wd))), strconv.Itoa(int(fy*float64(ht)))
+	if _, errOut, err := w.try(t, "xdotool", "mousemove", "--window", id, "--sync", x, y, "click", "1"); err != nil {
+		t.Fatalf("xdotool click: %v: %s", err, errOut)
+	}
+}
+
+// geometry is a window's size.
+func (w *wine) geometry(t *testing.T, id string) (int, int) {
+	t.Helper()
+	out, _, err := w.try(t, "xdotool", "getwindowgeometry", "--shell", id)
 	if err != nil {
-		t.Fatalf("xdotool getwindowgeometry: %v: %s", err, errOut)
+		t.Fatalf("xdotool getwindowgeometry: %v", err)
 	}
 	geo := map[string]int{}
 	for _, line := range strings.Fields(out) {
@@ -96,10 +106,7 @@ func (w *wine) click(t *testing.T, id string, fx, fy float64) {
 			geo[k], _ = strconv.Atoi(v)
 		}
 	}
-	x, y := strconv.Itoa(int(fx*float64(geo["WIDTH"]))), strconv.Itoa(int(fy*float64(geo["HEIGHT"])))
-	if _, errOut, err := w.try(t, "xdotool", "mousemove", "--window", id, "--sync", x, y, "click", "1"); err != nil {
-		t.Fatalf("xdotool click: %v: %s", err, errOut)
-	}
+	return geo["WIDTH"], geo["HEIGHT"]
 }
 
 // closeWindow sends the window titled title WM_DELETE_WINDOW, as its
