@@ -77,7 +77,11 @@ func needWine(t *testing.T) *wine {
 	t.Helper()
 	exe := distFile(t, "jiaohao-*-windows-amd64.exe")
 	needTools(t, "wine", "wineserver", "Xvfb", "x86_64-w64-mingw32-gcc", "xwininfo", "xdotool", "socat", python3())
-	wineOnce.Do(func() { shared, wineErr = setupWine(exe) })
+	wineOnce.Do(func() {
+		start := time.Now()
+		shared, wineErr = setupWine(exe)
+		t.Logf("wine prefix ready in %.1f s", time.Since(start).Seconds())
+	})
 	if wineErr != nil {
 		t.Fatalf("wine prefix: %v", wineErr)
 	}
