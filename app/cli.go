@@ -51,6 +51,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
 		usage(stdout)
 		return 0
+	case len(args) > 0 && (args[0] == "--version" || args[0] == "-version"):
+		args = append([]string{"version"}, args[1:]...)
+		fallthrough
 	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
 		cmd, ok := commands[args[0]]
 		if !ok {

@@ -26,7 +26,9 @@ func attachParentConsole() {
 		return // a console build, or the output is redirected
 	}
 	const attachParentProcess = ^uintptr(0) // ATTACH_PARENT_PROCESS, (DWORD)-1
-	if ok, _, _ := procAttachConsole.Call(attachParentProcess); ok == 0 {
+	// ERROR_ACCESS_DENIED says this process already has a console (wine
+	// gives a GUI child its parent's): CONOUT$ is that console.
+	if ok, _, err := procAttachConsole.Call(attachParentProcess); ok == 0 && err != syscall.ERROR_ACCESS_DENIED {
 		return // started from Explorer or a shortcut: no console to borrow
 	}
 	if !usable(os.Stdout) {

@@ -66,6 +66,9 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	logf := log.New(stderr, "jiaohao: ", log.LstdFlags).Printf
+	// What the installer was told for this PC becomes its setup.
+	applyMachineSetup(a.Preferences(), readMachineSetup(), logf)
 	cfg, saved := screens.LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, f)
 	forced := set["role"]
@@ -79,7 +82,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		cfg.Lang = "zh"
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
-	l := &launcher{app: a, windowed: *windowed, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf,
+	l := &launcher{app: a, windowed: *windowed, logf: logf,
 		override: func(c screens.Config) screens.Config { return overrideConfig(c, set, f) }}
 	if saved || forced {
 		l.start(cfg)
@@ -97,15 +100,14 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 }
 
 // newFyneApp makes the Fyne app with the metadata FyneApp.toml describes,
-// set in code so a plain `go build` binary behaves like a packaged one.
-// newFyneApp makes the desktop application, or says in one sentence why
-// this PC has no screen for it.
+// set in code so a plain `go build` binary behaves like a packaged one, or
+// says in one sentence why this PC has no screen for it.
 func newFyneApp() (fyne.App, error) {
 	if err := checkDisplay(); err != nil {
 		return nil, err
 	}
 	icon := fyne.NewStaticResource("icon.png", assets.Icon)
-	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: "0.1.0", Icon: icon,
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "叫号 Jiaohao", Version: Version, Icon: icon,
 		Migrations: map[string]bool{"fyneDo": true}})
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(icon)

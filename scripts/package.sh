@@ -3,6 +3,7 @@
 # pinned in go.mod as a tool) and FyneApp.toml:
 #
 #   dist/jiaohao-VERSION-windows-amd64.exe   icon, version and names embedded
+#   dist/jiaohao-VERSION-windows-amd64.msi   its installer (scripts/msi/, wixl)
 #   dist/jiaohao-VERSION-linux-amd64.tar.xz  binary, icon, desktop entry, Makefile
 #
 # The Windows executable is cross-built with Debian's mingw-w64.
@@ -28,6 +29,8 @@ command -v x86_64-w64-mingw32-gcc >/dev/null ||
   { echo "package: x86_64-w64-mingw32-gcc not found (Debian: apt-get install mingw-w64)" >&2; exit 1; }
 command -v xz >/dev/null ||
   { echo "package: xz not found (Debian: apt-get install xz-utils)" >&2; exit 1; }
+command -v wixl >/dev/null && command -v msibuild >/dev/null ||
+  { echo "package: wixl or msibuild not found (Debian: apt-get install wixl msitools)" >&2; exit 1; }
 
 version=$(sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\(.*\)"/\1/p' "$root/FyneApp.toml")
 [ -n "$version" ] || { echo "package: no Version in FyneApp.toml" >&2; exit 1; }
@@ -65,5 +68,12 @@ CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \
   CGO_LDFLAGS="${CGO_LDFLAGS:-} -l:libssp.a" \
   "$work/fyne" package --target windows $release
 mv -f -- *.exe "$dist/jiaohao-$version-windows-amd64.exe"
+
+# Windows Installer versions are three numbers.
+msiversion=$version
+while [ "$(echo "$msiversion" | tr -cd . | wc -c)" -lt 2 ]; do msiversion=$msiversion.0; done
+echo "package: windows/amd64 installer $msiversion"
+"$root/scripts/msi/build.sh" "$dist/jiaohao-$version-windows-amd64.exe" "$msiversion" \
+  "$dist/jiaohao-$version-windows-amd64.msi"
 
 ls -l "$dist"/jiaohao-"$version"-*
