@@ -63,9 +63,20 @@ func windowStatusText(s model.WindowStatus) string { return tr("window." + s.Str
 // internals or a stack trace.
 func errText(err error) string {
 	if model.IsCode(err, model.EUnavailable) {
-		return tr("err.unavailable")
+		// Staff can act on the cause (the database's disk is full, the
+		// host does not answer), so it follows the plain sentence.
+		return tr("err.unavailable") + " — " + model.ErrorMessage(err)
 	}
 	return model.ErrorMessage(err)
+}
+
+// customerErrText is errText for a customer's screen: an unreachable queue
+// is only "try again shortly", never a cause meant for staff.
+func customerErrText(err error) string {
+	if model.IsCode(err, model.EUnavailable) {
+		return tr("err.unavailable")
+	}
+	return errText(err)
 }
 
 // Text translates a key for the program around the screens (window titles,

@@ -95,3 +95,22 @@ func TestEnglishSelectable(t *testing.T) {
 		t.Fatalf("French: %v, want invalid input", err)
 	}
 }
+
+// Staff see why the queue cannot be reached, so they can act (a full disk
+// is not a network fault); a customer at the kiosk sees only "try again".
+func TestUnavailableCauseForStaffOnly(t *testing.T) {
+	if err := SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	full := model.Errorf(model.EUnavailable, "磁盘已满，请清理数据库所在的磁盘 (the disk is full)")
+	if got := errText(full); !strings.Contains(got, "暂时无法连接排队系统") || !strings.Contains(got, "磁盘已满") {
+		t.Errorf("staff see %q, want the plain sentence and the cause", got)
+	}
+	if got := customerErrText(full); strings.Contains(got, "磁盘") || !strings.Contains(got, "暂时无法连接排队系统") {
+		t.Errorf("a customer sees %q, want only the plain sentence", got)
+	}
+	bad := model.Errorf(model.EInvalidInput, "业务 X 已停办")
+	if errText(bad) != "业务 X 已停办" || customerErrText(bad) != "业务 X 已停办" {
+		t.Errorf("other errors changed: %q / %q", errText(bad), customerErrText(bad))
+	}
+}

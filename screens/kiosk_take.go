@@ -40,7 +40,7 @@ func (k *Kiosk) take(code string) {
 	}, func(err error) {
 		k.busy = false
 		if err != nil {
-			k.errMsg, k.errUntil = errText(err), time.Now().Add(k.ShowFor)
+			k.errMsg, k.errUntil = customerErrText(err), time.Now().Add(k.ShowFor)
 			k.refresh()
 			return
 		}
