@@ -135,7 +135,7 @@ func (s *Server) settings(w http.ResponseWriter, r *http.Request, _ principal) e
 }
 
 func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, _ principal) error {
-	snap, err := s.store.Snapshot(r.Context())
+	snap, err := s.snaps.get(r.Context())
 	return answer(w, snap, err)
 }
 

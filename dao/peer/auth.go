@@ -105,23 +105,51 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 	return principal{t}, nil
 }
 
-// touch records that a terminal was seen, at most once a minute each, so
-// reads do not turn into a write per request.
-func (s *Server) touch(ctx context.Context, id int64) {
-	if s.storeDown() {
-		return // the outage is logged once by the store; seen times can wait
-	}
+// touch notes that a terminal was seen, at most once a minute each. The
+// write happens later, from flushSeen, so a request never waits for it and
+// a thousand screens connecting at once do not take a thousand of the
+// pool's connections for it.
+func (s *Server) touch(_ context.Context, id int64) {
 	now := time.Now()
 	s.seenMu.Lock()
-	last, ok := s.seen[id]
-	if ok && now.Sub(last) < time.Minute {
-		s.seenMu.Unlock()
+	defer s.seenMu.Unlock()
+	if last, ok := s.seen[id]; ok && now.Sub(last) < time.Minute {
 		return
 	}
 	s.seen[id] = now
-	s.seenMu.Unlock()
-	if err := s.terms.TouchTerminal(ctx, id); err != nil {
-		s.log.Warn("could not record terminal last seen", "terminal", id, "err", model.ErrorCode(err))
+	s.unsaved[id] = true
+}
+
+// seenFlush is how often the terminals' last-seen times are written.
+const seenFlush = 2 * time.Second
+
+// flushSeen writes the noted last-seen times one at a time, on one
+// connection, until the server closes. While the database is down they
+// wait; the outage is logged once by the store.
+func (s *Server) flushSeen() {
+	t := time.NewTicker(seenFlush)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.storeDown() {
+			continue
+		}
+		s.seenMu.Lock()
+		ids := s.unsaved
+		s.unsaved = map[int64]bool{}
+		s.seenMu.Unlock()
+		for id := range ids {
+			ctx, cancel := context.WithTimeout(s.ctx, s.opts.RequestTimeout)
+			err := s.terms.TouchTerminal(ctx, id)
+			cancel()
+			if err != nil {
+				s.log.Warn("could not record terminal last seen", "terminal", id, "err", model.ErrorCode(err))
+			}
+		}
 	}
 }
 

@@ -103,8 +103,11 @@ type Server struct {
 	live  *livePages
 	mux   *http.ServeMux
 
-	seenMu sync.Mutex
-	seen   map[int64]time.Time
+	snaps *snapshots
+
+	seenMu  sync.Mutex
+	seen    map[int64]time.Time // when each terminal was last noted
+	unsaved map[int64]bool      // noted, not yet written
 
 	streamsMu sync.Mutex
 	streams   map[int64]map[*context.CancelCauseFunc]bool // live event streams by terminal
@@ -123,13 +126,15 @@ func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
 	s := &Server{
 		store: store, terms: terms, opts: opts, log: opts.Logger,
 		takes: newLimiter(opts.TakePerMinute),
-		seen:  map[int64]time.Time{}, streams: map[int64]map[*context.CancelCauseFunc]bool{},
+		seen:  map[int64]time.Time{}, unsaved: map[int64]bool{}, streams: map[int64]map[*context.CancelCauseFunc]bool{},
 		ctx: ctx, cancel: cancel,
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)
 	s.hub.start() // the one event tail, ready before the first subscriber
 	go s.refreshKnown()
+	go s.flushSeen()
 	s.live = newLivePages(s)
+	s.snaps = newSnapshots(ctx, opts.RequestTimeout, store.Snapshot)
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.method+" "+rt.pattern, s.api(rt))
