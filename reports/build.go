@@ -73,19 +73,9 @@ type facts struct {
 	services    []model.Service
 	windows     []model.Window
 	open, close time.Duration // business hours since local midnight
-	tickets     []ticketFact  // for build; Generate streams them instead
 	firstCall   map[int64]time.Time
 	initial     map[int]model.WindowStatus
 	changes     []windowChange
-}
-
-// build is the report of in, with in.tickets as the period's tickets.
-func build(in facts) Report {
-	t := newTally(in)
-	for i := range in.tickets {
-		t.add(&in.tickets[i])
-	}
-	return t.report()
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it

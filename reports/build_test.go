@@ -73,7 +73,7 @@ func TestPausedTimeCountsBusinessHoursOnly(t *testing.T) {
 // sampleFacts is a small hand-made day: every kind of outcome, a transfer
 // between services, a recall (first call from the event log) and two
 // tickets left at a window.
-func sampleFacts() facts {
+func sampleFacts() (facts, []ticketFact) {
 	p, _ := Day("2026-03-02", shanghai)
 	d := "2026-03-02"
 	tk := func(id int64, issue, svc int64, num string, st model.Status, win int, issued, called, start, end string) ticketFact {
@@ -109,11 +109,20 @@ func sampleFacts() facts {
 		services: []model.Service{{ID: 1, Code: "A", Name: "个人业务", Enabled: true, SortOrder: 1},
 			{ID: 2, Code: "B", Name: "对公业务", Enabled: true, SortOrder: 2}, {ID: 3, Code: "V", Name: "贵宾", Enabled: true, SortOrder: 3}},
 		windows:   []model.Window{{Number: 1, Name: "1号窗口"}, {Number: 2, Name: "2号窗口"}},
-		tickets:   ts,
 		firstCall: map[int64]time.Time{5: at(d, "10:45:00").UTC()},
 		changes: []windowChange{{Window: 2, At: at(d, "12:00:00").UTC(), Status: model.WindowPaused},
 			{Window: 2, At: at(d, "12:40:00").UTC(), Status: model.WindowOpen}},
+	}, ts
+}
+
+// build is the report of in over tickets, streamed through the tally as
+// Generate streams rows.
+func build(in facts, tickets []ticketFact) Report {
+	t := newTally(in)
+	for i := range tickets {
+		t.add(&tickets[i])
 	}
+	return t.report()
 }
 
 func TestBuildSampleDay(t *testing.T) {
@@ -141,9 +150,9 @@ func TestBuildSampleDay(t *testing.T) {
 	if r.PassedWarning { // 1 of 9 is 11%
 		t.Errorf("warning at %.2f", r.PassedRatio)
 	}
-	in := sampleFacts()
-	in.tickets[2].Status, in.tickets[5].Status = int(model.Passed), int(model.Passed) // 2 of 9: 22%
-	if r := build(in); !r.PassedWarning {
+	in, ts := sampleFacts()
+	ts[2].Status, ts[5].Status = int(model.Passed), int(model.Passed) // 2 of 9: 22%
+	if r := build(in, ts); !r.PassedWarning {
 		t.Errorf("no warning at %.2f", r.PassedRatio)
 	}
 }
