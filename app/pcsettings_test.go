@@ -222,14 +222,7 @@ func TestAppIDMatchesFyneApp(t *testing.T) {
 func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
 	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
 		Token: "tok-kiosk-1", Lang: "zh", Printer: "escpos+tcp://192.168.1.51:9100", LED: "led+serial://COM4?encoding=gb2312"}
-	data, err := EncodePCSettings(kiosk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "kiosk.json")
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := settingsFile(t, kiosk)
 	pc := onPC(t)
 	load := func() screens.Config {
 		t.Helper()
@@ -271,14 +264,7 @@ func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
 func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
 	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
 		Token: "tok-kiosk-1", Lang: "zh", Printer: "file:C:/ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp/x.bat"}
-	data, err := EncodePCSettings(kiosk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "kiosk.json")
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := settingsFile(t, kiosk)
 	pc := onPC(t)
 	code, _, stderr := cli("settings", "import", "--file", file)
 	if code != 2 || !strings.Contains(stderr, "--printer") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
@@ -293,4 +279,19 @@ func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
 	if code, stdout, stderr := cli("settings", "import", "--file", file, "--printer", typed); code != 0 || !strings.Contains(stdout, typed) {
 		t.Fatalf("a file printer typed here: exit %d: %s %s", code, stdout, stderr)
 	}
+}
+
+// settingsFile exports c to a settings file, as another PC would hand it
+// over, and returns its path.
+func settingsFile(t *testing.T, c screens.Config) string {
+	t.Helper()
+	data, err := EncodePCSettings(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "kiosk.json")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }
