@@ -24,7 +24,7 @@ func init() {
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	dsn := dbFlag(fs)
-	listen := fs.String("listen", ":8520", "address to listen on")
+	listen := fs.String("listen", ":"+defaultPort, "address to listen on")
 	certFile := fs.String("tls-cert", "", "TLS certificate (PEM); serve HTTPS with --tls-key")
 	keyFile := fs.String("tls-key", "", "TLS private key (PEM)")
 	takeLimit := fs.Int("take-limit", 30, "numbers one token may take per minute (0: no limit)")

@@ -19,8 +19,12 @@ import (
 	"jiaohao/screens"
 )
 
+// defaultPort is the peer server's port unless told otherwise: the
+// firewall rule, the installer's HOST property and serve all assume it.
+const defaultPort = "8520"
+
 // hostListen is where "this PC hosts the branch" serves the other PCs.
-var hostListen = ":8520"
+var hostListen = ":" + defaultPort
 
 // backend is what a role runs on: the Store (a database or a peer client)
 // and the devices of its role, with what to close at the end.

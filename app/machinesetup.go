@@ -87,7 +87,7 @@ func hostURL(host string) string {
 		return strings.TrimRight(host, "/")
 	}
 	if _, _, err := net.SplitHostPort(host); err != nil {
-		host = net.JoinHostPort(strings.Trim(host, "[]"), "8520")
+		host = net.JoinHostPort(strings.Trim(host, "[]"), defaultPort)
 	}
 	return "http://" + host
 }

@@ -64,13 +64,6 @@ func (p principal) is(roles ...string) bool {
 	return false
 }
 
-type principalKey struct{}
-
-func principalFrom(ctx context.Context) principal {
-	p, _ := ctx.Value(principalKey{}).(principal)
-	return p
-}
-
 var (
 	errNoToken   = model.Errorf(model.EUnauthorized, "需要有效的终端令牌 (a valid terminal token is required)")
 	errForbidden = model.Errorf(model.EForbidden, "此终端无权执行该操作 (this terminal may not do that)")
@@ -101,7 +94,7 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 	if subtle.ConstantTimeCompare([]byte(hash), []byte(t.TokenHash)) != 1 || t.Revoked || !ValidRole(t.Role) {
 		return principal{}, errNoToken
 	}
-	s.touch(r.Context(), t.ID)
+	s.touch(t.ID)
 	return principal{t}, nil
 }
 
@@ -109,7 +102,7 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 // write happens later, from flushSeen, so a request never waits for it and
 // a thousand screens connecting at once do not take a thousand of the
 // pool's connections for it.
-func (s *Server) touch(_ context.Context, id int64) {
+func (s *Server) touch(id int64) {
 	now := time.Now()
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
