@@ -94,7 +94,7 @@ var mssqlFaults = faultCodes{
 func (mssqlDialect) fault(err error) string {
 	var me mssql.Error
 	if errors.As(err, &me) {
-		return mssqlFaults.lookup(strconv.Itoa(int(me.Number)))
+		return mssqlFaults[strconv.Itoa(int(me.Number))]
 	}
 	var se mssql.StreamError
 	if errors.As(err, &se) || containsAny(err.Error(), "unable to open tcp connection", "connection reset", "bad connection") {

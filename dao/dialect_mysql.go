@@ -84,7 +84,7 @@ var mysqlFaults = faultCodes{
 func (mysqlDialect) fault(err error) string {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
-		return mysqlFaults.lookup(strconv.Itoa(int(me.Number)))
+		return mysqlFaults[strconv.Itoa(int(me.Number))]
 	}
 	if errors.Is(err, mysql.ErrInvalidConn) || containsAny(err.Error(), "invalid connection", "bad connection") {
 		return msgUnreachable

@@ -88,7 +88,7 @@ func (postgresDialect) fault(err error) string {
 		if strings.HasPrefix(pe.Code, "08") { // connection exception
 			return msgUnreachable
 		}
-		return pgFaults.lookup(pe.Code)
+		return pgFaults[pe.Code]
 	}
 	var ce *pgconn.ConnectError
 	switch {

@@ -90,13 +90,6 @@ func (s *GormStore) wrap(err error) error {
 // them, so each dialect lists its own in one table.
 type faultCodes map[string]string
 
-func (f faultCodes) lookup(code string) string {
-	if msg, ok := f[code]; ok {
-		return msg
-	}
-	return ""
-}
-
 // containsAny is for the drivers that report some faults only in words.
 func containsAny(msg string, words ...string) bool {
 	msg = strings.ToLower(msg)

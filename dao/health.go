@@ -179,9 +179,13 @@ func (h *health) recover(s *GormStore) {
 }
 
 // scrub keeps the password out of a driver's message.
-func (h *health) scrub(msg string) string {
-	if h.secret != "" {
-		msg = strings.ReplaceAll(msg, h.secret, "xxxxx")
+func (h *health) scrub(msg string) string { return scrubSecret(msg, h.secret) }
+
+// scrubSecret hides secret (a DSN's password) wherever a driver's message
+// echoes it.
+func scrubSecret(msg, secret string) string {
+	if secret == "" {
+		return msg
 	}
-	return msg
+	return strings.ReplaceAll(msg, secret, "xxxxx")
 }

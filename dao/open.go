@@ -120,10 +120,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 // unreachable is the one sentence for a database that cannot be opened,
 // with the driver's reason (which never holds the password).
 func unreachable(tg target, dsn string, err error) error {
-	why := firstLine(err)
-	if tg.secret != "" {
-		why = strings.ReplaceAll(why, tg.secret, "xxxxx")
-	}
+	why := scrubSecret(firstLine(err), tg.secret)
 	return &model.Error{Code: model.EUnavailable,
 		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), why)}
 }
