@@ -31,6 +31,7 @@ type target struct {
 	d           dialect
 	secret      string
 	file        string // SQLite's file, whose disk the health probe watches
+	pool        int    // the pool=N parameter; 0: the default
 }
 
 // The query parameters each engine passes to its driver; anything else is
@@ -72,10 +73,17 @@ func urlTarget(dsn, engine, example string, needHost bool, build func(*url.URL) 
 	if err != nil || (needHost && u.Host == "") {
 		return target{}, model.Errorf(model.EInvalidInput, "%s 连接串应形如 %s (the connection string should look like that): %s", engine, example, Redact(dsn))
 	}
+	q := u.Query()
+	pool, err := takePool(q)
+	if err != nil {
+		return target{}, err
+	}
+	u.RawQuery = q.Encode()
 	t, err := build(u)
 	if err != nil {
 		return t, err
 	}
+	t.pool = pool
 	if pass, ok := u.User.Password(); ok {
 		t.secret = pass
 	} else if pass := u.Query().Get("password"); pass != "" {
@@ -86,9 +94,20 @@ func urlTarget(dsn, engine, example string, needHost bool, build func(*url.URL) 
 
 func sqliteTarget(rest string) (target, error) {
 	path := strings.TrimPrefix(rest, "//")
-	if p, q, ok := strings.Cut(path, "?"); ok {
-		return target{}, model.Errorf(model.EInvalidInput,
-			"sqlite 连接串不接受参数 %q，只写文件路径，例如 sqlite:%s (sqlite takes a file path and no parameters)", q, p)
+	if p, raw, ok := strings.Cut(path, "?"); ok {
+		q, err := url.ParseQuery(raw)
+		pool, perr := takePool(q)
+		switch {
+		case perr != nil:
+			return target{}, perr
+		case pool > 1:
+			return target{}, model.Errorf(model.EInvalidInput,
+				"SQLite 数据库只用一个连接，pool 只能为 1 (SQLite uses one connection: pool must be 1)")
+		case err != nil || len(q) > 0:
+			return target{}, model.Errorf(model.EInvalidInput,
+				"sqlite 连接串不接受参数 %q，只写文件路径，例如 sqlite:%s (sqlite takes a file path and no parameters)", raw, p)
+		}
+		path = p
 	}
 	if path == "" {
 		return target{}, model.Errorf(model.EInvalidInput, "sqlite 连接串缺少文件路径，例如 sqlite:/var/lib/jiaohao.db (the sqlite connection string needs a file path)")

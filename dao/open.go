@@ -67,11 +67,7 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 const isolationVar = "transaction_isolation"
 
 func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
-	driverDSN, poolSize, err := takePool(dsn)
-	if err != nil {
-		return nil, err
-	}
-	tg, err := parseDSN(driverDSN, isolation)
+	tg, err := parseDSN(dsn, isolation)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +99,7 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	if err != nil {
 		return nil, unreachable(tg, dsn, err)
 	}
-	setPool(sqlDB, d.name(), poolSize)
+	setPool(sqlDB, d.name(), tg.pool)
 	s := &GormStore{db: db, d: d, branchID: 1}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {

@@ -2,8 +2,8 @@ package dao
 
 import (
 	"database/sql"
+	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"jiaohao/model"
@@ -26,42 +26,23 @@ const (
 )
 
 // poolParam is the DSN parameter that sets the pool, e.g.
-// postgres://host/db?pool=32. It is taken out before the DSN reaches the
-// driver.
+// postgres://host/db?pool=32. parseDSN takes it out of the query before the
+// rest reaches the driver.
 const poolParam = "pool"
 
-// takePool removes pool=N from dsn's query and returns the rest with the
-// pool size for engine scheme (0: not given).
-func takePool(dsn string) (string, int, error) {
-	i := strings.IndexByte(dsn, '?')
-	if i < 0 {
-		return dsn, 0, nil
+// takePool removes pool=N from q and returns N (0: not given).
+func takePool(q url.Values) (int, error) {
+	vs, ok := q[poolParam]
+	if !ok {
+		return 0, nil
 	}
-	var kept []string
-	pool := 0
-	for _, kv := range strings.Split(dsn[i+1:], "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		if k != poolParam {
-			kept = append(kept, kv)
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxPool || pool != 0 {
-			return "", 0, model.Errorf(model.EInvalidInput,
-				"连接串参数 pool 须为 1 到 %d 之间的整数，且只给一次 (pool must be one integer from 1 to %d)", MaxPool, MaxPool)
-		}
-		pool = n
+	delete(q, poolParam)
+	n, err := strconv.Atoi(vs[0])
+	if len(vs) != 1 || err != nil || n < 1 || n > MaxPool {
+		return 0, model.Errorf(model.EInvalidInput,
+			"连接串参数 pool 须为 1 到 %d 之间的整数，且只给一次 (pool must be one integer from 1 to %d)", MaxPool, MaxPool)
 	}
-	rest := dsn[:i]
-	if len(kept) > 0 {
-		rest += "?" + strings.Join(kept, "&")
-	}
-	scheme, _, _ := strings.Cut(dsn, ":")
-	if strings.EqualFold(scheme, "sqlite") && pool > 1 {
-		return "", 0, model.Errorf(model.EInvalidInput,
-			"SQLite 数据库只用一个连接，pool 只能为 1 (SQLite uses one connection: pool must be 1)")
-	}
-	return rest, pool, nil
+	return n, nil
 }
 
 // setPool sizes db's pool: SQLite always one connection (one writer, so no
