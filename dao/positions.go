@@ -11,9 +11,9 @@ import (
 // (SQL Server's is 2,100).
 const positionsChunk = 500
 
-// Positions is Position for many tickets at once, in a fixed number of
-// queries however many there are: one ranking of each service's line and
-// one rate per service. The customer pages of a whole hall ask after every
+// Positions is Position for many tickets at once: the number of queries
+// follows the service lines the tickets wait in (one ranking per chunk of
+// tickets, one rate per line), not the number of tickets. The customer pages of a whole hall ask after every
 // event, so their cost must not grow with the number of pages. Unknown ids
 // are left out; tickets that no longer wait get the zero Position, as from
 // Position.
