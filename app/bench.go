@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -60,7 +60,7 @@ type phase struct {
 	lat                        []time.Duration // sorted
 }
 
-func runBench(ctx context.Context, s *dao.GormStore, o benchOptions) (benchResult, error) {
+func runBench(ctx context.Context, s *sqlstore.GormStore, o benchOptions) (benchResult, error) {
 	if o.rounds == 0 {
 		o.rounds = 1
 		if o.compare {
@@ -117,17 +117,17 @@ func runBench(ctx context.Context, s *dao.GormStore, o benchOptions) (benchResul
 
 // benchPhase takes o.tickets numbers, lets o.windows windows call them all
 // with call, and counts what happened from the database.
-func benchPhase(ctx context.Context, s *dao.GormStore, o benchOptions, call callFunc) (phase, error) {
+func benchPhase(ctx context.Context, s *sqlstore.GormStore, o benchOptions, call callFunc) (phase, error) {
 	var p phase
-	db := s.DB().WithContext(ctx)
-	var firstID, lastID int64
-	if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&firstID).Error; err != nil {
+	firstID, err := s.LastTicketID(ctx)
+	if err != nil {
 		return p, err
 	}
 	if err := benchTake(ctx, s, o.tickets); err != nil {
 		return p, err
 	}
-	if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&lastID).Error; err != nil {
+	lastID, err := s.LastTicketID(ctx)
+	if err != nil {
 		return p, err
 	}
 	lat, elapsed, err := benchCall(ctx, call, o.windows)
@@ -136,15 +136,7 @@ func benchPhase(ctx context.Context, s *dao.GormStore, o benchOptions, call call
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	p.lat = lat
-	if err := db.Raw("SELECT COUNT(*) FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ?",
-		model.EvCall, firstID, lastID).Scan(&p.calls).Error; err != nil {
-		return p, err
-	}
-	if err := db.Raw("SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT e.ticket_id, COUNT(*) AS n FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ? GROUP BY e.ticket_id HAVING COUNT(*) > 1) AS d",
-		model.EvCall, firstID, lastID).Scan(&p.duplicates).Error; err != nil {
-		return p, err
-	}
-	if err := db.Raw("SELECT COUNT(*) FROM ticket WHERE id > ? AND id <= ? AND status = ?", firstID, lastID, int(model.Waiting)).Scan(&p.skipped).Error; err != nil {
+	if p.calls, p.duplicates, p.skipped, err = s.CallAudit(ctx, firstID, lastID); err != nil {
 		return p, err
 	}
 	p.perS = float64(p.calls) / elapsed.Seconds()
@@ -153,7 +145,7 @@ func benchPhase(ctx context.Context, s *dao.GormStore, o benchOptions, call call
 
 // benchCeiling runs n one-row bumps from the given number of clients and
 // returns bumps per second.
-func benchCeiling(ctx context.Context, s *dao.GormStore, clients, n int) (float64, error) {
+func benchCeiling(ctx context.Context, s *sqlstore.GormStore, clients, n int) (float64, error) {
 	var left atomic.Int64
 	left.Store(int64(n))
 	var wg sync.WaitGroup
@@ -194,7 +186,7 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 type callFunc func(ctx context.Context, window int, service string) (model.Ticket, error)
 
 // benchTake issues the tickets from 8 concurrent kiosks.
-func benchTake(ctx context.Context, s dao.Store, tickets int) error {
+func benchTake(ctx context.Context, s model.Store, tickets int) error {
 	const kiosks = 8
 	var wg sync.WaitGroup
 	errs := make(chan error, kiosks)

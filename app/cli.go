@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -173,5 +173,5 @@ func errRequired(flagName string) error {
 // dbFlag is the --db flag of the tools, defaulting to this PC's embedded
 // database.
 func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", dao.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	return fs.String("db", sqlstore.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 }

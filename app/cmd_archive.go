@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
 )
@@ -21,7 +21,7 @@ func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("archive", stderr)
 	dsn := dbFlag(fs)
 	before := fs.String("before", "", "archive the days before this date, YYYY-MM-DD (today at the latest)")
-	batch := fs.Int("batch", dao.DefaultArchiveBatch, "tickets moved per transaction")
+	batch := fs.Int("batch", sqlstore.DefaultArchiveBatch, "tickets moved per transaction")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *batch < 1 || *batch > 100000 {
 		return model.Errorf(model.EInvalidInput, "--batch 须在 1 到 100000 之间 (batch out of range)")
 	}
-	st, err := dao.Open(ctx, *dsn)
+	st, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}

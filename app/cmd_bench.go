@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 )
 
 func init() {
@@ -28,7 +28,7 @@ func runBenchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := validateBench(*windows, *tickets, *rounds); err != nil {
 		return err
 	}
-	s, err := dao.Open(ctx, *dsn)
+	s, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}

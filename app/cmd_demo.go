@@ -14,8 +14,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 	"jiaohao/printing"
 	"jiaohao/screens"
 )
@@ -51,8 +52,8 @@ func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 // server on a loopback port, and one peer client per terminal role, so the
 // demo runs the same paths as a real branch.
 type demo struct {
-	gs      *dao.GormStore
-	clients map[string]dao.Store // kiosk, caller1, caller2, screen
+	gs      *sqlstore.GormStore
+	clients map[string]model.Store // kiosk, caller1, caller2, screen
 	ann     *printing.Announcer
 	closers []func()
 }
@@ -82,7 +83,7 @@ func (l *launcher) startDemo(dsn string) {
 }
 
 func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *demo, err error) {
-	d = &demo{clients: map[string]dao.Store{}}
+	d = &demo{clients: map[string]model.Store{}}
 	defer func() {
 		if err != nil {
 			d.close()
@@ -96,7 +97,7 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 		d.closers = append(d.closers, func() { os.RemoveAll(dir) })
 		dsn = "sqlite:" + filepath.Join(dir, "demo.db")
 	}
-	if d.gs, err = dao.Open(ctx, dsn); err != nil {
+	if d.gs, err = sqlstore.Open(ctx, dsn); err != nil {
 		return nil, err
 	}
 	d.closers = append(d.closers, func() { d.gs.Close() })
@@ -113,7 +114,7 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 	go func() { defer close(done); srv.Serve(sctx, ln) }()
 	d.closers = append(d.closers, func() { stop(); <-done })
 	base := "http://" + ln.Addr().String()
-	for _, t := range []dao.Terminal{{Name: "demo kiosk", Role: "kiosk"}, {Name: "demo caller1", Role: "caller", Window: 1},
+	for _, t := range []model.Terminal{{Name: "demo kiosk", Role: "kiosk"}, {Name: "demo caller1", Role: "caller", Window: 1},
 		{Name: "demo caller2", Role: "caller", Window: 2}, {Name: "demo screen", Role: "screen"}} {
 		token, hash, err := peer.NewToken()
 		if err != nil {
@@ -138,7 +139,7 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 
 // seedIfEmpty gives a new database the demo morning, and leaves one that
 // already has a day's queue alone.
-func seedIfEmpty(ctx context.Context, gs *dao.GormStore) error {
+func seedIfEmpty(ctx context.Context, gs *sqlstore.GormStore) error {
 	snap, err := gs.Snapshot(ctx)
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 )
 
 func init() {
@@ -18,11 +18,11 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	s, err := dao.Open(ctx, *dsn)
+	s, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	fmt.Fprintf(stdout, "database %s (%s) is up to date\n", dao.Redact(*dsn), s.Engine())
+	fmt.Fprintf(stdout, "database %s (%s) is up to date\n", sqlstore.Redact(*dsn), s.Engine())
 	return nil
 }

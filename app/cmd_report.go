@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
 )
@@ -51,7 +51,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	st, err := dao.Open(ctx, *dsn)
+	st, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}

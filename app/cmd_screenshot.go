@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/screens"
 )
@@ -94,7 +94,7 @@ func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer)
 		return fmt.Errorf("temporary folder: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	gs, err := dao.Open(ctx, "sqlite:"+filepath.Join(dir, "shot.db"))
+	gs, err := sqlstore.Open(ctx, "sqlite:"+filepath.Join(dir, "shot.db"))
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer)
 	return err
 }
 
-func buildShot(ctx context.Context, role string, w fyne.Window, gs *dao.GormStore) shotScreen {
+func buildShot(ctx context.Context, role string, w fyne.Window, gs *sqlstore.GormStore) shotScreen {
 	switch role {
 	case "kiosk":
 		return screens.NewKiosk(ctx, w, gs, screens.LogPrinter{})

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
 	"jiaohao/reports/seedday"
@@ -36,7 +36,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	st, err := dao.Open(ctx, *dsn)
+	st, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}

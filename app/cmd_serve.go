@@ -9,8 +9,8 @@ import (
 	"net"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -47,7 +47,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tlsConf = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, err := dao.Open(ctx, *dsn)
+	st, err := sqlstore.Open(ctx, *dsn)
 	if err != nil {
 		return err
 	}

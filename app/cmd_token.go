@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -32,7 +32,7 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // openTerminals parses --db plus extra flags and opens the store.
-func openTerminals(ctx context.Context, name string, args []string, stderr io.Writer, extra func(fs flagSet)) (*dao.GormStore, error) {
+func openTerminals(ctx context.Context, name string, args []string, stderr io.Writer, extra func(fs flagSet)) (*sqlstore.GormStore, error) {
 	fs := newFlags("token "+name, stderr)
 	dsn := dbFlag(fs)
 	if extra != nil {
@@ -41,7 +41,7 @@ func openTerminals(ctx context.Context, name string, args []string, stderr io.Wr
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
-	return dao.Open(ctx, *dsn)
+	return sqlstore.Open(ctx, *dsn)
 }
 
 // tokenAdd registers a terminal and prints its token once, alone on one
@@ -74,7 +74,7 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("生成令牌失败：%w", err)
 	}
-	t, err := st.AddTerminal(ctx, dao.Terminal{Name: *name, Role: *role, Window: *window, TokenHash: hash})
+	t, err := st.AddTerminal(ctx, model.Terminal{Name: *name, Role: *role, Window: *window, TokenHash: hash})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
 	"jiaohao/model"
 )
@@ -18,7 +17,7 @@ func TestReportFaultsOnChange(t *testing.T) {
 	var mu sync.Mutex
 	state := "打印机无响应 (printer not answering)"
 	fault := func() string { mu.Lock(); defer mu.Unlock(); return state }
-	ctx, cancel := context.WithCancel(dao.WithActor(context.Background(), "kiosk@test"))
+	ctx, cancel := context.WithCancel(model.WithActor(context.Background(), "kiosk@test"))
 	done := make(chan struct{})
 	go func() { defer close(done); reportFaults(ctx, st, "printer", fault, t.Logf) }()
 	devices := func() []model.Event {

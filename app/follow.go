@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -18,7 +17,7 @@ const unreachableRetry = 2 * time.Second
 // settingValue reads one branch setting, retrying while the queue is out
 // of reach and saying why once per reason; ok is false when ctx ends
 // first.
-func settingValue(ctx context.Context, st dao.Store, key string, logf func(string, ...any)) (value string, ok bool) {
+func settingValue(ctx context.Context, st model.Store, key string, logf func(string, ...any)) (value string, ok bool) {
 	said := ""
 	for {
 		set, err := st.Settings(ctx)
@@ -38,7 +37,7 @@ func settingValue(ctx context.Context, st dao.Store, key string, logf func(strin
 // nextValue waits until the branch setting key is no longer have, looking
 // every interval; a failed read changes nothing. ok is false when ctx ends
 // first.
-func nextValue(ctx context.Context, st dao.Store, key, have string, every time.Duration) (value string, ok bool) {
+func nextValue(ctx context.Context, st model.Store, key, have string, every time.Duration) (value string, ok bool) {
 	for sleepCtx(ctx, every) {
 		if set, err := st.Settings(ctx); err == nil && set.Raw[key] != have {
 			return set.Raw[key], true

@@ -12,8 +12,8 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"jiaohao/dao"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/printing"
 	"jiaohao/screens"
@@ -29,8 +29,8 @@ var hostListen = ":" + defaultPort
 // backend is what a role runs on: the Store (a database or a peer client)
 // and the devices of its role, with what to close at the end.
 type backend struct {
-	st      dao.Store
-	gorm    *dao.GormStore // nil through a peer: reports and terminals go through the host
+	st      model.Store
+	gorm    *sqlstore.GormStore // nil through a peer: reports and terminals go through the host
 	printer screens.PrintQueue
 	ann     screens.Announcer
 	closers []func()
@@ -61,9 +61,9 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 	default:
 		dsn := cfg.DSN
 		if dsn == "" {
-			dsn = dao.DefaultDSN()
+			dsn = sqlstore.DefaultDSN()
 		}
-		gs, err := dao.Open(ctx, dsn)
+		gs, err := sqlstore.Open(ctx, dsn)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func peerHTTP(cfg screens.Config) (*http.Client, error) {
 // host serves the branch to the other PCs; the server also runs the
 // timers. It reports false when the port is taken (another role on this
 // PC already hosts), leaving the timers to the caller.
-func (be *backend) host(ctx context.Context, gs *dao.GormStore, addr string, logf func(string, ...any)) bool {
+func (be *backend) host(ctx context.Context, gs *sqlstore.GormStore, addr string, logf func(string, ...any)) bool {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		logf("not hosting on %s: %v", addr, err)
@@ -112,7 +112,7 @@ func (be *backend) host(ctx context.Context, gs *dao.GormStore, addr string, log
 
 // storeDown reports whether st knows its database is down (it has logged
 // that once already).
-func storeDown(st dao.Store) bool {
+func storeDown(st model.Store) bool {
 	d, ok := st.(interface{ Down() bool })
 	return ok && d.Down()
 }
@@ -126,7 +126,7 @@ func (f logfWriter) Write(p []byte) (int, error) {
 }
 
 // sweep runs the store's timers; several PCs doing so at once is safe.
-func (be *backend) sweep(ctx context.Context, st dao.Store, logf func(string, ...any)) {
+func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, ...any)) {
 	sctx, cancel := context.WithCancel(ctx)
 	go func() {
 		t := time.NewTicker(2 * time.Second)
@@ -174,7 +174,7 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		} else {
 			go followPrinter(qctx, be.st, q, logf)
 		}
-		go reportFaults(dao.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
+		go reportFaults(model.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
 	case "screen":
 		chime := ""
 		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
@@ -186,7 +186,7 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 		be.ann = a
 		actx, cancel := context.WithCancel(ctx)
 		be.closers = append(be.closers, func() { cancel(); a.Close() })
-		go reportFaults(dao.WithActor(actx, terminalName(cfg)), be.st, "voice", a.Fault, logf)
+		go reportFaults(model.WithActor(actx, terminalName(cfg)), be.st, "voice", a.Fault, logf)
 	}
 }
 
@@ -195,7 +195,7 @@ const faultCheck = 5 * time.Second
 
 // reportFaults tells the branch when a device of this PC fails or recovers,
 // so the manager's console shows it; it reports changes only.
-func reportFaults(ctx context.Context, st dao.Store, kind string, fault func() string, logf func(string, ...any)) {
+func reportFaults(ctx context.Context, st model.Store, kind string, fault func() string, logf func(string, ...any)) {
 	reported, known := "", false
 	for {
 		if f := fault(); !known || f != reported {
@@ -228,7 +228,7 @@ const printerCheck = 30 * time.Second
 // followPrinter points the kiosk's print queue at the configured printer
 // and keeps it there while the setting changes. Until the setting is read
 // the queue holds its jobs.
-func followPrinter(ctx context.Context, st dao.Store, q *printing.PrintQueue, logf func(string, ...any)) {
+func followPrinter(ctx context.Context, st model.Store, q *printing.PrintQueue, logf func(string, ...any)) {
 	addr, ok := settingValue(ctx, st, "printer", logf)
 	for ok {
 		usePrinter(q, addr, logf)

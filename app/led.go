@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 	"jiaohao/printing"
 	"jiaohao/screens"
@@ -62,7 +61,7 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.
 	if cfg.Role == "caller" {
 		board.Window = cfg.Window
 	}
-	go reportFaults(dao.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
+	go reportFaults(model.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
 	printing.RunLEDBoards(ctx, be.st, board)
 }
 

@@ -8,8 +8,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"jiaohao/dao"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 	"jiaohao/reports"
 	"jiaohao/screens"
 )
@@ -48,7 +49,7 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 
 // renderer renders reports on the database when this PC has it, else on
 // the host through the peer link; nil when neither can.
-func renderer(st dao.Store, gs *dao.GormStore) peer.ReportFunc {
+func renderer(st model.Store, gs *sqlstore.GormStore) peer.ReportFunc {
 	if gs != nil {
 		return hostReport(gs)
 	}
@@ -59,7 +60,7 @@ func renderer(st dao.Store, gs *dao.GormStore) peer.ReportFunc {
 }
 
 // hostReport renders reports for the manager PCs a peer server serves.
-func hostReport(gs *dao.GormStore) peer.ReportFunc {
+func hostReport(gs *sqlstore.GormStore) peer.ReportFunc {
 	return func(ctx context.Context, from, to, lang string) (peer.Report, error) {
 		l, err := reports.ParseLang(lang)
 		if err != nil {

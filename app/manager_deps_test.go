@@ -11,15 +11,16 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/peer"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 	"jiaohao/screens"
 )
 
 // peerManager serves gs with the given report renderer and returns the
 // manager deps of a manager PC connected to it, with its home folder.
-func peerManager(t *testing.T, gs *dao.GormStore, report peer.ReportFunc) (screens.ManagerDeps, string) {
+func peerManager(t *testing.T, gs *sqlstore.GormStore, report peer.ReportFunc) (screens.ManagerDeps, string) {
 	t.Helper()
 	ctx := context.Background()
 	srv := peer.NewServer(gs, gs, peer.Options{Report: report})
@@ -29,7 +30,7 @@ func peerManager(t *testing.T, gs *dao.GormStore, report peer.ReportFunc) (scree
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gs.AddTerminal(ctx, dao.Terminal{Name: "manager", Role: "manager", TokenHash: hash}); err != nil {
+	if _, err := gs.AddTerminal(ctx, model.Terminal{Name: "manager", Role: "manager", TokenHash: hash}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := peer.Dial(ctx, ts.URL, tok)
@@ -53,7 +54,7 @@ func TestManagerThroughPeerRegistersTerminals(t *testing.T) {
 	}
 	ctx := context.Background()
 	_, hash, _ := peer.NewToken()
-	if _, err := deps.Terminals.AddTerminal(ctx, dao.Terminal{Name: "hall", Role: "screen", TokenHash: hash}); err != nil {
+	if _, err := deps.Terminals.AddTerminal(ctx, model.Terminal{Name: "hall", Role: "screen", TokenHash: hash}); err != nil {
 		t.Fatalf("register through the host: %v", err)
 	}
 	terms, err := gs.Terminals(ctx)
@@ -74,7 +75,7 @@ func TestManagerThroughPeerMakesReport(t *testing.T) {
 	if code, out, errs := cli("seed-day", "--db", dsn, "--date", "2026-03-02", "--tickets", "40"); code != 0 {
 		t.Fatalf("seed-day: %d %s %s", code, out, errs)
 	}
-	gs, err := dao.Open(context.Background(), dsn)
+	gs, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

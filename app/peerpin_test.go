@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/peer"
 	"jiaohao/model"
@@ -29,7 +28,7 @@ func TestPeerFingerprintSetup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddTerminal(context.Background(), dao.Terminal{Name: "hall", Role: "screen", TokenHash: hash}); err != nil {
+	if _, err := st.AddTerminal(context.Background(), model.Terminal{Name: "hall", Role: "screen", TokenHash: hash}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := screens.Config{Role: "screen", Mode: screens.ModePeer, Peer: ts.URL, Token: tok, Lang: "zh",

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/printing"
 )
@@ -165,7 +165,7 @@ func TestConfigFolders(t *testing.T) {
 	if runtime.GOOS == "darwin" {
 		want = "sqlite:" + filepath.Join(dir, "Library", "Application Support", "jiaohao", "jiaohao.db")
 	}
-	if got := dao.DefaultDSN(); got != want {
+	if got := sqlstore.DefaultDSN(); got != want {
 		t.Errorf("DefaultDSN() = %s, want %s", got, want)
 	}
 	p, err := openFilePrefs(appID)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -90,7 +89,7 @@ func (b *LEDBoard) text() string {
 
 // RunLEDBoards drives boards from the store's event stream until ctx ends,
 // reloading the snapshot whenever events were missed or the stream broke.
-func RunLEDBoards(ctx context.Context, st dao.Store, boards ...*LEDBoard) error {
+func RunLEDBoards(ctx context.Context, st model.Store, boards ...*LEDBoard) error {
 	failures := 0
 	for {
 		err := feedBoards(ctx, st, boards)
@@ -107,7 +106,7 @@ func RunLEDBoards(ctx context.Context, st dao.Store, boards ...*LEDBoard) error 
 	}
 }
 
-func feedBoards(ctx context.Context, st dao.Store, boards []*LEDBoard) error {
+func feedBoards(ctx context.Context, st model.Store, boards []*LEDBoard) error {
 	snap, err := st.Snapshot(ctx)
 	if err != nil {
 		return fmt.Errorf("load snapshot: %w", err)

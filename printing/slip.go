@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -43,7 +42,7 @@ func StaticHeader(h Header) HeaderFunc {
 
 // StoreHeader reads the branch name, services, footer and customer URL from
 // the store. loc is the branch time zone (nil: the PC's).
-func StoreHeader(st dao.Store, loc *time.Location) HeaderFunc {
+func StoreHeader(st model.Store, loc *time.Location) HeaderFunc {
 	return func(ctx context.Context) (Header, error) {
 		set, err := st.Settings(ctx)
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/reports"
 )
 
@@ -24,7 +24,7 @@ const EnvBenchMillion = "JIAOHAO_BENCH_MILLION"
 // SQLite.
 const EnvBenchEngine = "JIAOHAO_BENCH_ENGINE"
 
-func benchStore(b *testing.B) *dao.GormStore {
+func benchStore(b *testing.B) *sqlstore.GormStore {
 	env := map[string]string{"postgres": daotest.EnvPostgres, "mysql": daotest.EnvMySQL}[os.Getenv(EnvBenchEngine)]
 	if env == "" {
 		return daotest.SQLite(b)
@@ -33,7 +33,7 @@ func benchStore(b *testing.B) *dao.GormStore {
 	if dsn == "" {
 		b.Fatalf("%s=%s needs %s", EnvBenchEngine, os.Getenv(EnvBenchEngine), env)
 	}
-	st, err := dao.Open(context.Background(), daotest.FreshDatabase(b, dsn))
+	st, err := sqlstore.Open(context.Background(), daotest.FreshDatabase(b, dsn))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func watchPeakHeap() func() uint64 {
 }
 
 // monthOfTickets bulk-loads 31 days of about 3,226 tickets each.
-func monthOfTickets(b *testing.B, st *dao.GormStore) reports.Period {
+func monthOfTickets(b *testing.B, st *sqlstore.GormStore) reports.Period {
 	start, _ := time.ParseInLocation("2006-01-02", "2026-03-01", st.Location())
 	bulkTickets(b, st, "ticket", start, 31, 100000/31+1, 0)
 	p, err := reports.NewPeriod("2026-03-01", "2026-03-31", st.Location())
@@ -128,7 +128,7 @@ func monthOfTickets(b *testing.B, st *dao.GormStore) reports.Period {
 	return p
 }
 
-func benchReport(b *testing.B, st *dao.GormStore, p reports.Period, min int) {
+func benchReport(b *testing.B, st *sqlstore.GormStore, p reports.Period, min int) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -156,7 +156,7 @@ var benchColumns = []string{"branch_id", "issue_service_id", "business_date", "s
 // start, straight into table with multi-row INSERTs (firstID 0 lets the
 // database number them). Only benchmarks do this: real tickets come from
 // the Store.
-func bulkTickets(b *testing.B, st *dao.GormStore, table string, start time.Time, days, perDay int, firstID int64) {
+func bulkTickets(b *testing.B, st *sqlstore.GormStore, table string, start time.Time, days, perDay int, firstID int64) {
 	b.Helper()
 	services, err := st.Services(context.Background())
 	if err != nil {

@@ -17,9 +17,11 @@ type Options struct {
 	Now time.Time
 }
 
+// Source is what a report reads; the SQL store gives it.
+type Source = model.ReportFacts
+
 // Generate reads the period's tickets and events and builds the report.
 func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, error) {
-	db, branch := src.DB(), src.BranchID()
 	now := opt.Now
 	if now.IsZero() {
 		var err error
@@ -27,7 +29,7 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 			return Report{}, fmt.Errorf("read the database clock: %w", err)
 		}
 	}
-	name, err := loadBranchName(ctx, db, branch)
+	name, err := src.BranchName(ctx)
 	if err != nil {
 		return Report{}, err
 	}
@@ -45,20 +47,20 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	}
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose}
-	if in.firstCall, err = loadFirstCalls(ctx, db, branch, p); err != nil {
+	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
 	numbers := make([]int, len(windows))
 	for i, w := range windows {
 		numbers[i] = w.Number
 	}
-	if in.initial, in.changes, err = loadWindowChanges(ctx, db, branch, numbers, p); err != nil {
+	if in.initial, in.changes, err = src.WindowChanges(ctx, numbers, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
 	// The tickets stream through the tally: a month of a million costs the
 	// few durations each keeps, not a million rows held at once.
 	t := newTally(in)
-	if err := eachTicket(ctx, db, branch, p, t.add); err != nil {
+	if err := src.EachTicket(ctx, p.Start(), p.End(), t.add); err != nil {
 		return Report{}, err
 	}
 	return t.report(), nil
@@ -75,7 +77,7 @@ type facts struct {
 	open, close time.Duration // business hours since local midnight
 	firstCall   map[int64]time.Time
 	initial     map[int]model.WindowStatus
-	changes     []windowChange
+	changes     []model.WindowChange
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it
@@ -107,7 +109,7 @@ func newTally(in facts) *tally {
 }
 
 // add counts one ticket; tk is not kept.
-func (t *tally) add(tk *ticketFact) {
+func (t *tally) add(tk *model.TicketFact) {
 	r := &t.r
 	countStatus(&r.Totals, model.Status(tk.Status))
 	r.ArrivalsByHour[tk.IssuedAt.In(t.loc).Hour()]++
@@ -177,7 +179,7 @@ func countStatus(t *Totals, s model.Status) {
 
 // firstCall is when the ticket was first called, if ever. The event log
 // wins; called_at is the fallback for tickets whose events are gone.
-func firstCall(t *ticketFact, fromEvents map[int64]time.Time) (time.Time, bool) {
+func firstCall(t *model.TicketFact, fromEvents map[int64]time.Time) (time.Time, bool) {
 	if at, ok := fromEvents[t.ID]; ok {
 		return at, true
 	}
@@ -196,7 +198,7 @@ func bucketOf(w time.Duration) int {
 	return 0
 }
 
-func stuck(t *ticketFact, service string, loc *time.Location) StuckTicket {
+func stuck(t *model.TicketFact, service string, loc *time.Location) StuckTicket {
 	s := StuckTicket{Number: t.Number, Service: service, BusinessDate: t.BusinessDate,
 		Status: model.Status(t.Status), IssuedAt: t.IssuedAt.In(loc)}
 	if t.WindowNo != nil {

@@ -54,7 +54,7 @@ func TestPausedTimeCountsBusinessHoursOnly(t *testing.T) {
 	}
 	in := facts{period: p, now: at("2026-03-03", "16:45:00"), open: 9 * time.Hour, close: 17 * time.Hour,
 		initial: map[int]model.WindowStatus{1: model.WindowPaused, 2: model.WindowOpen},
-		changes: []windowChange{
+		changes: []model.WindowChange{
 			{Window: 1, At: at("2026-03-02", "10:00:00"), Status: model.WindowOpen},
 			{Window: 2, At: at("2026-03-02", "16:00:00"), Status: model.WindowPaused},
 			{Window: 2, At: at("2026-03-03", "09:30:00"), Status: model.WindowOpen},
@@ -73,11 +73,11 @@ func TestPausedTimeCountsBusinessHoursOnly(t *testing.T) {
 // sampleFacts is a small hand-made day: every kind of outcome, a transfer
 // between services, a recall (first call from the event log) and two
 // tickets left at a window.
-func sampleFacts() (facts, []ticketFact) {
+func sampleFacts() (facts, []model.TicketFact) {
 	p, _ := Day("2026-03-02", shanghai)
 	d := "2026-03-02"
-	tk := func(id int64, issue, svc int64, num string, st model.Status, win int, issued, called, start, end string) ticketFact {
-		f := ticketFact{ID: id, IssueServiceID: issue, ServiceID: svc, BusinessDate: d, Number: num, Status: int(st),
+	tk := func(id int64, issue, svc int64, num string, st model.Status, win int, issued, called, start, end string) model.TicketFact {
+		f := model.TicketFact{ID: id, IssueServiceID: issue, ServiceID: svc, BusinessDate: d, Number: num, Status: int(st),
 			IssuedAt: at(d, issued), CallCount: 1}
 		if win != 0 {
 			f.WindowNo = ptr(win)
@@ -93,7 +93,7 @@ func sampleFacts() (facts, []ticketFact) {
 		f.IssuedAt = f.IssuedAt.UTC()
 		return f
 	}
-	ts := []ticketFact{
+	ts := []model.TicketFact{
 		tk(1, 1, 1, "A001", model.Done, 1, "09:01:00", "09:03:00", "09:04:00", "09:10:00"),
 		tk(2, 1, 1, "A002", model.Done, 2, "09:02:00", "09:20:00", "09:21:00", "09:25:30"),
 		tk(3, 1, 1, "A003", model.Passed, 1, "09:05:00", "09:40:00", "", ""),
@@ -110,14 +110,14 @@ func sampleFacts() (facts, []ticketFact) {
 			{ID: 2, Code: "B", Name: "对公业务", Enabled: true, SortOrder: 2}, {ID: 3, Code: "V", Name: "贵宾", Enabled: true, SortOrder: 3}},
 		windows:   []model.Window{{Number: 1, Name: "1号窗口"}, {Number: 2, Name: "2号窗口"}},
 		firstCall: map[int64]time.Time{5: at(d, "10:45:00").UTC()},
-		changes: []windowChange{{Window: 2, At: at(d, "12:00:00").UTC(), Status: model.WindowPaused},
+		changes: []model.WindowChange{{Window: 2, At: at(d, "12:00:00").UTC(), Status: model.WindowPaused},
 			{Window: 2, At: at(d, "12:40:00").UTC(), Status: model.WindowOpen}},
 	}, ts
 }
 
 // build is the report of in over tickets, streamed through the tally as
 // Generate streams rows.
-func build(in facts, tickets []ticketFact) Report {
+func build(in facts, tickets []model.TicketFact) Report {
 	t := newTally(in)
 	for i := range tickets {
 		t.add(&tickets[i])

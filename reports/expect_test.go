@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
 )
@@ -47,7 +47,7 @@ type expected struct {
 	stuck    []string
 }
 
-func expect(t *testing.T, st *dao.GormStore, from, to string, now time.Time) expected {
+func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time) expected {
 	t.Helper()
 	loc := st.Location()
 	var all []rawTicket

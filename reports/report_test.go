@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
 	"jiaohao/reports/seedday"
@@ -21,7 +21,7 @@ import (
 const seededDay = "2026-03-02"
 
 // seed plays a day and returns what the generator did.
-func seed(t testing.TB, st *dao.GormStore, date string, n int) seedday.Summary {
+func seed(t testing.TB, st *sqlstore.GormStore, date string, n int) seedday.Summary {
 	t.Helper()
 	sum, err := seedday.Run(context.Background(), st, seedday.Config{Date: date, Tickets: n})
 	if err != nil {
@@ -31,12 +31,12 @@ func seed(t testing.TB, st *dao.GormStore, date string, n int) seedday.Summary {
 }
 
 // closedAt is a fixed generation time: the morning after the period.
-func closedAt(st *dao.GormStore, date string) time.Time {
+func closedAt(st *sqlstore.GormStore, date string) time.Time {
 	d, _ := time.ParseInLocation("2006-01-02", date, st.Location())
 	return d.AddDate(0, 0, 1).Add(8 * time.Hour)
 }
 
-func generate(t testing.TB, st *dao.GormStore, from, to string) reports.Report {
+func generate(t testing.TB, st *sqlstore.GormStore, from, to string) reports.Report {
 	t.Helper()
 	p, err := reports.NewPeriod(from, to, st.Location())
 	if err != nil {
@@ -53,7 +53,7 @@ func generate(t testing.TB, st *dao.GormStore, from, to string) reports.Report {
 // day every figure equals an independent count over the raw rows, and the
 // totals equal what the generator itself did.
 func TestReportFiguresEqualTheTicketLog(t *testing.T) {
-	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
 		sum := seed(t, st, seededDay, 260)
 		r := generate(t, st, seededDay, seededDay)
 		t.Logf("totals %+v", r.Totals)
@@ -87,7 +87,7 @@ func TestReportFiguresEqualTheTicketLog(t *testing.T) {
 // table in small batches: the reports do not change, and running the
 // archive again moves nothing and changes nothing.
 func TestArchiveThenReportIsTheSame(t *testing.T) {
-	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
 		ctx := context.Background()
 		seed(t, st, "2026-03-02", 60)
 		seed(t, st, "2026-03-03", 50)
@@ -134,7 +134,7 @@ func TestArchiveThenReportIsTheSame(t *testing.T) {
 
 // holdAfterClose leaves window 1 holding a ticket of date, called at
 // 18:00 and never finished, and returns its id.
-func holdAfterClose(t *testing.T, st *dao.GormStore, date string) int64 {
+func holdAfterClose(t *testing.T, st *sqlstore.GormStore, date string) int64 {
 	t.Helper()
 	ctx := context.Background()
 	d, _ := time.ParseInLocation("2006-01-02", date, st.Location())
@@ -159,7 +159,7 @@ func holdAfterClose(t *testing.T, st *dao.GormStore, date string) int64 {
 	return tk.ID
 }
 
-func count(t *testing.T, st *dao.GormStore, table string) int64 {
+func count(t *testing.T, st *sqlstore.GormStore, table string) int64 {
 	t.Helper()
 	var n int64
 	if err := st.DB().Table(table).Count(&n).Error; err != nil {

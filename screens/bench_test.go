@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -16,7 +15,7 @@ import (
 func benchBuild[T interface {
 	Loaded() <-chan struct{}
 	Wait()
-}](b *testing.B, mk func(ctx context.Context, st dao.Store) T) {
+}](b *testing.B, mk func(ctx context.Context, st model.Store) T) {
 	st := newStore(b)
 	if err := SeedDemo(context.Background(), st); err != nil {
 		b.Fatal(err)
@@ -33,22 +32,22 @@ func benchBuild[T interface {
 
 func BenchmarkBuildCaller(b *testing.B) {
 	w := newTestWindow(b, 560, 640)
-	benchBuild(b, func(ctx context.Context, st dao.Store) *Caller { return NewCaller(ctx, w, st, 2, &recorder{}) })
+	benchBuild(b, func(ctx context.Context, st model.Store) *Caller { return NewCaller(ctx, w, st, 2, &recorder{}) })
 }
 
 func BenchmarkBuildHall(b *testing.B) {
 	w := newTestWindow(b, 1280, 720)
-	benchBuild(b, func(ctx context.Context, st dao.Store) *Hall { return NewHall(ctx, w, st, &recorder{}) })
+	benchBuild(b, func(ctx context.Context, st model.Store) *Hall { return NewHall(ctx, w, st, &recorder{}) })
 }
 
 func BenchmarkBuildKiosk(b *testing.B) {
 	w := newTestWindow(b, 1280, 720)
-	benchBuild(b, func(ctx context.Context, st dao.Store) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	benchBuild(b, func(ctx context.Context, st model.Store) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
 }
 
 func BenchmarkBuildManager(b *testing.B) {
 	w := newTestWindow(b, 1024, 700)
-	benchBuild(b, func(ctx context.Context, st dao.Store) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	benchBuild(b, func(ctx context.Context, st model.Store) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
 }
 
 // simulator makes the events of a busy hall: each ticket is taken,

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
 	"jiaohao/model"
 )
@@ -46,13 +45,13 @@ func TestBoardCountsMatchStore(t *testing.T) {
 	step(c3, err)
 	step(st.Transfer(ctx, c3.ID, 3, model.TransferTarget{Service: "B"}))
 	step(st.Cancel(ctx, ids[5], 0))
-	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@1"), "printer", "缺纸"); err != nil {
+	if err := st.ReportDevice(model.WithActor(ctx, "kiosk@1"), "printer", "缺纸"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@2"), "printer", "卡纸"); err != nil {
+	if err := st.ReportDevice(model.WithActor(ctx, "kiosk@2"), "printer", "卡纸"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ReportDevice(dao.WithActor(ctx, "kiosk@1"), "printer", ""); err != nil {
+	if err := st.ReportDevice(model.WithActor(ctx, "kiosk@1"), "printer", ""); err != nil {
 		t.Fatal(err)
 	}
 	evs, err := st.EventsSince(ctx, first.Version, 100)

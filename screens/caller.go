@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -39,7 +38,7 @@ type Caller struct {
 // NewCaller builds the caller for window and shows it in w; it follows the
 // store until ctx ends. ann receives each committed call (a window LED or
 // a local voice); nil means none.
-func NewCaller(ctx context.Context, w fyne.Window, st dao.Store, window int, ann Announcer) *Caller {
+func NewCaller(ctx context.Context, w fyne.Window, st model.Store, window int, ann Announcer) *Caller {
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
+	"jiaohao/model"
 )
 
 // opTimeout bounds one store call made for a button, so a dead link turns
@@ -21,14 +21,14 @@ var opTimeout = 10 * time.Second
 // and the server clock.
 type base struct {
 	ctx    context.Context
-	st     dao.Store
+	st     model.Store
 	clock  serverClock
 	follow *follower
 	wg     sync.WaitGroup
 }
 
 // start begins following the store for v until ctx ends.
-func (b *base) start(ctx context.Context, st dao.Store, v view) {
+func (b *base) start(ctx context.Context, st model.Store, v view) {
 	b.ctx, b.st = ctx, st
 	b.follow = newFollower(st, v, &b.clock)
 	b.wg.Go(func() { b.follow.run(ctx) })

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"jiaohao/dao"
+	"jiaohao/model"
 )
 
 // SeedDemo fills a fresh branch with a believable morning: people waiting
 // for each service, two windows busy, one number passed and a notice. The
 // demo, the screenshots and the layout tests start from it.
-func SeedDemo(ctx context.Context, st dao.Store) error {
+func SeedDemo(ctx context.Context, st model.Store) error {
 	for _, svc := range []struct {
 		code string
 		n    int

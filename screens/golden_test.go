@@ -7,14 +7,14 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 )
 
 // Layout goldens: each role on the demo morning at a fixed size. They
 // catch layouts that break (overlaps, lost fields) in review; regenerate
 // with the markup test writes to testdata/failed/ when a change is meant.
 
-func demoStore(t *testing.T) *dao.GormStore {
+func demoStore(t *testing.T) *sqlstore.GormStore {
 	t.Helper()
 	st := newStore(t)
 	if err := SeedDemo(context.Background(), st); err != nil {

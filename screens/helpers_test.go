@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -56,7 +56,7 @@ func build[T interface{ Wait() }](t testing.TB, mk func(ctx context.Context) T) 
 
 // newStore is a fresh SQLite Store seeded with services A, B, V and
 // windows 1–4.
-func newStore(t testing.TB) *dao.GormStore {
+func newStore(t testing.TB) *sqlstore.GormStore {
 	t.Helper()
 	return daotest.SQLite(t)
 }
@@ -91,7 +91,7 @@ func waitLoaded(t testing.TB, ch <-chan struct{}) {
 	}
 }
 
-func take(t testing.TB, st dao.Store, service string, n int) []model.Ticket {
+func take(t testing.TB, st model.Store, service string, n int) []model.Ticket {
 	t.Helper()
 	var out []model.Ticket
 	for range n {
@@ -134,7 +134,7 @@ func (r *recorder) numbers() []string {
 // flaky wraps a Store whose link can be cut: while down every call fails
 // as unreachable and open event streams close, as a peer link would.
 type flaky struct {
-	dao.Store
+	model.Store
 	down  atomic.Bool
 	mu    sync.Mutex
 	drops []chan struct{}

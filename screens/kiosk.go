@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -50,7 +49,7 @@ type Kiosk struct {
 
 // NewKiosk builds the kiosk in w and follows the store until ctx ends;
 // each ticket taken goes to printer exactly once.
-func NewKiosk(ctx context.Context, w fyne.Window, st dao.Store, printer PrintQueue) *Kiosk {
+func NewKiosk(ctx context.Context, w fyne.Window, st model.Store, printer PrintQueue) *Kiosk {
 	if printer == nil {
 		printer = LogPrinter{}
 	}

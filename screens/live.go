@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -39,7 +38,7 @@ var (
 // stream; on a gap, a configuration change or a lost link it reloads the
 // snapshot. It never polls for state.
 type follower struct {
-	st    dao.Store
+	st    model.Store
 	v     view
 	clock *serverClock
 
@@ -50,7 +49,7 @@ type follower struct {
 	up      bool // the link as last shown; touched by run's goroutine only
 }
 
-func newFollower(st dao.Store, v view, clock *serverClock) *follower {
+func newFollower(st model.Store, v view, clock *serverClock) *follower {
 	return &follower{st: st, v: v, clock: clock, loaded: make(chan struct{}), up: true}
 }
 

@@ -6,14 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
 // scripted is a Store whose snapshot is fixed and whose events the test
 // sends by hand.
 type scripted struct {
-	dao.Store
+	model.Store
 	snap   model.Snapshot
 	events chan model.Event
 }

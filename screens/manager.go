@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -20,7 +19,7 @@ type ReportFunc func(ctx context.Context, from, to string) (path string, err err
 type ManagerDeps struct {
 	// Terminals manages the PCs allowed to reach this branch's peer
 	// server, on the database or through the peer server.
-	Terminals dao.TerminalAdmin
+	Terminals model.TerminalAdmin
 	// NewToken makes a bearer token and the hash the server stores.
 	NewToken func() (token, hash string, err error)
 	// Report writes a daily report.
@@ -50,7 +49,7 @@ type Manager struct {
 }
 
 // NewManager builds the manager in w and follows the store until ctx ends.
-func NewManager(ctx context.Context, w fyne.Window, st dao.Store, deps ManagerDeps) *Manager {
+func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps ManagerDeps) *Manager {
 	m := &Manager{w: w, deps: deps}
 	m.base.ctx, m.base.st = ctx, st
 	m.mon = newMonitor()

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"jiaohao/dao"
+	"jiaohao/model"
 )
 
 // terminalsPage registers the PCs that may reach this branch's peer
@@ -49,7 +49,7 @@ func (p *terminalsPage) load() {
 	if terms == nil {
 		return
 	}
-	var got []dao.Terminal
+	var got []model.Terminal
 	p.m.async(func(ctx context.Context) error {
 		var err error
 		got, err = terms.Terminals(ctx)
@@ -76,7 +76,7 @@ func (p *terminalsPage) load() {
 
 func (p *terminalsPage) add() {
 	n, _ := strconv.Atoi(strings.TrimSpace(p.window.Text))
-	t := dao.Terminal{Name: p.name.Text, Role: valueOf(roleLabels(), p.role.Selected), Window: n}
+	t := model.Terminal{Name: p.name.Text, Role: valueOf(roleLabels(), p.role.Selected), Window: n}
 	var token string
 	p.m.async(func(ctx context.Context) error {
 		tok, hash, err := p.m.deps.NewToken()

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -53,7 +52,7 @@ type hallRow struct {
 
 // NewHall builds the hall screen in w and follows the store until ctx
 // ends; ann speaks each call (nil: log only).
-func NewHall(ctx context.Context, w fyne.Window, st dao.Store, ann Announcer) *Hall {
+func NewHall(ctx context.Context, w fyne.Window, st model.Store, ann Announcer) *Hall {
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"testing"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 )
 
-func openDSN(t *testing.T, dsn string) *dao.GormStore {
+func openDSN(t *testing.T, dsn string) *sqlstore.GormStore {
 	t.Helper()
-	s, err := dao.Open(context.Background(), dsn)
+	s, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

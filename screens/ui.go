@@ -1,6 +1,6 @@
 // Package screens owns the desktop user interface: one Fyne view per role
 // (kiosk, caller, hall screen, manager), the setup form and the theme. A
-// screen sees only the queue through dao.Store and the devices through the
+// screen sees only the queue through model.Store and the devices through the
 // small PrintQueue and Announcer interfaces; it never touches a database
 // driver. Store and network calls run on goroutines, and widgets change
 // only on the UI goroutine through onUI.

@@ -3,7 +3,7 @@ package daotest
 import (
 	"testing"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 )
 
 // CheckQueue asserts what no fault may break, straight from the tables:
@@ -11,7 +11,7 @@ import (
 // ticket in one state that its last event agrees with, and event versions
 // gap-free up to the branch's version. It returns the tickets by id and
 // number, for checking what the clients were answered.
-func CheckQueue(t testing.TB, s *dao.GormStore) map[int64]string {
+func CheckQueue(t testing.TB, s *sqlstore.GormStore) map[int64]string {
 	t.Helper()
 	db := s.DB()
 	var tickets []struct {

@@ -22,7 +22,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "github.com/microsoft/go-mssqldb"
 
-	"jiaohao/dao"
+	"jiaohao/dao/sqlstore"
 )
 
 // Env variables naming the server databases tests may use. Each test gets
@@ -35,7 +35,7 @@ const (
 )
 
 // SQLite opens a Store on a new database file in t.TempDir().
-func SQLite(t testing.TB) *dao.GormStore {
+func SQLite(t testing.TB) *sqlstore.GormStore {
 	t.Helper()
 	return open(t, SQLiteDSN(t))
 }
@@ -46,11 +46,11 @@ func SQLiteDSN(t testing.TB) string {
 	return "sqlite:" + filepath.Join(t.TempDir(), "jiaohao.db")
 }
 
-func open(t testing.TB, dsn string) *dao.GormStore {
+func open(t testing.TB, dsn string) *sqlstore.GormStore {
 	t.Helper()
-	s, err := dao.Open(context.Background(), dsn)
+	s, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
-		t.Fatalf("open %s: %v", dao.Redact(dsn), err)
+		t.Fatalf("open %s: %v", sqlstore.Redact(dsn), err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -69,7 +69,7 @@ func Engines() []string {
 }
 
 // Each runs fn as a subtest on a fresh Store of every engine.
-func Each(t *testing.T, fn func(t *testing.T, s *dao.GormStore)) {
+func Each(t *testing.T, fn func(t *testing.T, s *sqlstore.GormStore)) {
 	t.Helper()
 	EachDSN(t, func(t *testing.T, dsn string) { fn(t, open(t, dsn)) })
 }
@@ -102,7 +102,7 @@ func FreshDatabase(t testing.TB, dsn string) string {
 	t.Helper()
 	u, err := url.Parse(dsn)
 	if err != nil {
-		t.Fatalf("bad test DSN %s: %v", dao.Redact(dsn), err)
+		t.Fatalf("bad test DSN %s: %v", sqlstore.Redact(dsn), err)
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
@@ -117,11 +117,11 @@ func FreshDatabase(t testing.TB, dsn string) string {
 	}
 	db, err := sql.Open(driver, admin)
 	if err != nil {
-		t.Fatalf("connect %s: %v", dao.Redact(dsn), err)
+		t.Fatalf("connect %s: %v", sqlstore.Redact(dsn), err)
 	}
 	defer db.Close()
 	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("create test database on %s: %v", dao.Redact(dsn), err)
+		t.Fatalf("create test database on %s: %v", sqlstore.Redact(dsn), err)
 	}
 	t.Cleanup(func() {
 		db, err := sql.Open(driver, admin)

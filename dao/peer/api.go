@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -78,7 +77,7 @@ func (s *Server) api(rt route) http.Handler {
 			writeError(w, errForbidden)
 			return
 		}
-		ctx := dao.WithActor(r.Context(), actorName(p))
+		ctx := model.WithActor(r.Context(), actorName(p))
 		if err := rt.fn(w, r.WithContext(ctx), p); err != nil {
 			writeError(w, err)
 		}
@@ -186,14 +185,14 @@ func (s *Server) byPublicID(w http.ResponseWriter, r *http.Request, _ principal)
 }
 
 // ticketActions are the POST /tickets/{id}/{action} verbs besides transfer.
-var ticketActions = map[string]func(dao.Store, context.Context, int64, int) (model.Ticket, error){
-	"recall":    dao.Store.Recall,
-	"pass":      dao.Store.Pass,
-	"undo-pass": dao.Store.UndoPass,
-	"requeue":   dao.Store.Requeue,
-	"serve":     dao.Store.StartServing,
-	"finish":    dao.Store.Finish,
-	"cancel":    dao.Store.Cancel,
+var ticketActions = map[string]func(model.Store, context.Context, int64, int) (model.Ticket, error){
+	"recall":    model.Store.Recall,
+	"pass":      model.Store.Pass,
+	"undo-pass": model.Store.UndoPass,
+	"requeue":   model.Store.Requeue,
+	"serve":     model.Store.StartServing,
+	"finish":    model.Store.Finish,
+	"cancel":    model.Store.Cancel,
 }
 
 func (s *Server) act(w http.ResponseWriter, r *http.Request, p principal) error {

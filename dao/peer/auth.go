@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -52,7 +51,7 @@ func HashToken(token string) string {
 
 // principal is the authenticated terminal behind a request.
 type principal struct {
-	dao.Terminal
+	model.Terminal
 }
 
 func (p principal) is(roles ...string) bool {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -43,7 +43,7 @@ func TestThousandSubscribersOnPostgres(t *testing.T) {
 	const n = 1000
 	raiseFileLimit(t, 4*n+1024)
 	dsn := postgresDSN(t)
-	st, err := dao.Open(context.Background(), dsn)
+	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,15 +159,15 @@ func TestThousandSubscribersOnPostgres(t *testing.T) {
 	}
 	cancel()
 	<-watching
-	if p := peak.Load(); p > dao.DefaultPool || p == 0 {
-		t.Fatalf("the host held %d connections at once, want 1-%d", p, dao.DefaultPool)
+	if p := peak.Load(); p > sqlstore.DefaultPool || p == 0 {
+		t.Fatalf("the host held %d connections at once, want 1-%d", p, sqlstore.DefaultPool)
 	} else {
-		t.Logf("peak connections: %d of a pool of %d", p, dao.DefaultPool)
+		t.Logf("peak connections: %d of a pool of %d", p, sqlstore.DefaultPool)
 	}
 }
 
 // downStore is a store whose database cannot answer.
-type downStore struct{ *dao.GormStore }
+type downStore struct{ *sqlstore.GormStore }
 
 var errDown = model.Errorf(model.EUnavailable, "数据库暂时无法连接 (database unreachable)")
 
@@ -210,7 +210,7 @@ func TestUnavailableSaysRetryAfter(t *testing.T) {
 // here the pool is one connection on PostgreSQL, held elsewhere, and the
 // deadline the test's (the server's own applies in production).
 func TestExhaustedPoolIs503(t *testing.T) {
-	st, err := dao.Open(context.Background(), postgresDSN(t)+"?pool=1")
+	st, err := sqlstore.Open(context.Background(), postgresDSN(t)+"?pool=1")
 	if err != nil {
 		t.Fatal(err)
 	}

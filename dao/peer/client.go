@@ -14,11 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
-// Client is a dao.Store backed by a peer server: screens and kiosks use it
+// Client is a model.Store backed by a peer server: screens and kiosks use it
 // exactly as they use a database. While the server cannot be reached every
 // call fails with model.EUnavailable; nothing is ever made up locally.
 type Client struct {
@@ -33,7 +32,7 @@ type Client struct {
 	cancel context.CancelFunc
 }
 
-var _ dao.Store = (*Client)(nil)
+var _ model.Store = (*Client)(nil)
 
 // Dial connects to the peer server at rawURL (http:// or https://) with a
 // terminal token, and checks both by asking who the token belongs to.

@@ -7,24 +7,24 @@ import (
 	"strconv"
 	"time"
 
-	"jiaohao/dao"
+	"jiaohao/model"
 )
 
 // A manager PC that connects through the peer server manages terminals
 // and makes reports on the host.
 
-var _ dao.TerminalAdmin = (*Client)(nil)
+var _ model.TerminalAdmin = (*Client)(nil)
 
 // AddTerminal registers a PC by its token's hash; the token itself never
 // leaves this PC.
-func (c *Client) AddTerminal(ctx context.Context, t dao.Terminal) (dao.Terminal, error) {
-	var out dao.Terminal
+func (c *Client) AddTerminal(ctx context.Context, t model.Terminal) (model.Terminal, error) {
+	var out model.Terminal
 	in := terminalRequest{Name: t.Name, Role: t.Role, Window: t.Window, TokenHash: t.TokenHash}
 	return out, c.do(ctx, http.MethodPost, "/api/v1/terminals", in, &out)
 }
 
-func (c *Client) Terminals(ctx context.Context) ([]dao.Terminal, error) {
-	var ts []dao.Terminal
+func (c *Client) Terminals(ctx context.Context) ([]model.Terminal, error) {
+	var ts []model.Terminal
 	return ts, c.do(ctx, http.MethodGet, "/api/v1/terminals", nil, &ts)
 }
 

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -141,7 +141,7 @@ func TestCrashDuringTakes(t *testing.T) {
 		t.Fatalf("take after restart: %d", status)
 	}
 
-	st, err := dao.Open(context.Background(), dsn)
+	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -29,7 +29,7 @@ import (
 func TestFrozenDatabaseRollsBack(t *testing.T) {
 	db := daotest.PrivatePostgres(t)
 	ctx := context.Background()
-	st, err := dao.Open(ctx, db.DSN)
+	st, err := sqlstore.Open(ctx, db.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestFrozenDatabaseRollsBack(t *testing.T) {
 // the database intact.
 func TestSQLiteDiskFull(t *testing.T) {
 	dir := smallDisk(t, "4m")
-	st, err := dao.Open(context.Background(), "sqlite:"+filepath.Join(dir, "jiaohao.db"))
+	st, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(dir, "jiaohao.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

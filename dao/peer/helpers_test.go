@@ -10,14 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 )
 
 // env is a running peer server on a fresh SQLite store, with one token per
 // role (the caller acts for window 1).
 type env struct {
-	store  *dao.GormStore
+	store  *sqlstore.GormStore
 	srv    *Server
 	ts     *httptest.Server
 	tokens map[string]string
@@ -28,14 +29,14 @@ func newEnv(t testing.TB, opts Options) *env {
 	return newEnvOn(t, daotest.SQLite(t), opts)
 }
 
-func newEnvOn(t testing.TB, st *dao.GormStore, opts Options) *env {
+func newEnvOn(t testing.TB, st *sqlstore.GormStore, opts Options) *env {
 	t.Helper()
 	return newEnvServing(t, st, st, opts)
 }
 
 // newEnvServing serves front (st itself, or a wrapper that watches what the
 // server asks of it) with st's tokens.
-func newEnvServing(t testing.TB, front dao.Store, st *dao.GormStore, opts Options) *env {
+func newEnvServing(t testing.TB, front model.Store, st *sqlstore.GormStore, opts Options) *env {
 	t.Helper()
 	srv := NewServer(front, st, opts)
 	ts := httptest.NewServer(srv.Handler())
@@ -52,13 +53,13 @@ func newEnvServing(t testing.TB, front dao.Store, st *dao.GormStore, opts Option
 	return e
 }
 
-func addToken(t testing.TB, st dao.Terminals, role string, window int) string {
+func addToken(t testing.TB, st model.Terminals, role string, window int) string {
 	t.Helper()
 	tok, hash, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddTerminal(context.Background(), dao.Terminal{Name: role, Role: role, Window: window, TokenHash: hash}); err != nil {
+	if _, err := st.AddTerminal(context.Background(), model.Terminal{Name: role, Role: role, Window: window, TokenHash: hash}); err != nil {
 		t.Fatalf("add terminal: %v", err)
 	}
 	return tok

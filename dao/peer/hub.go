@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -17,7 +16,7 @@ import (
 // all subscribers. Sends never block: a subscriber whose buffer is full is
 // dropped (and told to resync), so one slow screen never delays the others.
 type hub struct {
-	store dao.Store
+	store model.Store
 	buf   int
 	log   *slog.Logger
 	ctx   context.Context
@@ -43,7 +42,7 @@ type subscriber struct {
 	dropped chan struct{} // closed when the hub gives up on this subscriber
 }
 
-func newHub(ctx context.Context, store dao.Store, buf int, log *slog.Logger) *hub {
+func newHub(ctx context.Context, store model.Store, buf int, log *slog.Logger) *hub {
 	return &hub{store: store, buf: buf, log: log, ctx: ctx,
 		ready: make(chan struct{}), subs: map[*subscriber]struct{}{}}
 }

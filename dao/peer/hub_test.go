@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -36,8 +36,8 @@ func TestEventsFromAnotherWriter(t *testing.T) {
 	dsn := daotest.SQLiteDSN(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	open := func() *dao.GormStore {
-		st, err := dao.Open(ctx, dsn)
+	open := func() *sqlstore.GormStore {
+		st, err := sqlstore.Open(ctx, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}

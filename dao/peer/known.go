@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -31,7 +30,7 @@ type known struct {
 }
 
 type knownEntry struct {
-	t       dao.Terminal
+	t       model.Terminal
 	checked time.Time
 }
 
@@ -42,7 +41,7 @@ func (k *known) get(hash string) (knownEntry, bool) {
 	return e, ok
 }
 
-func (k *known) put(t dao.Terminal, at time.Time) {
+func (k *known) put(t model.Terminal, at time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.byHash == nil {
@@ -70,7 +69,7 @@ func (k *known) isListed() bool {
 }
 
 // list replaces what is known with the terminal list as read at at.
-func (k *known) list(ts []dao.Terminal, at time.Time) {
+func (k *known) list(ts []model.Terminal, at time.Time) {
 	m := make(map[string]knownEntry, len(ts))
 	for _, t := range ts {
 		m[t.TokenHash] = knownEntry{t: t, checked: at}
@@ -108,13 +107,13 @@ func (s *Server) storeDown() bool {
 
 // terminalByHash finds the terminal of a token hash: from memory while the
 // answer is fresh or the database is down, else from the database.
-func (s *Server) terminalByHash(ctx context.Context, hash string) (dao.Terminal, error) {
+func (s *Server) terminalByHash(ctx context.Context, hash string) (model.Terminal, error) {
 	e, ok := s.known.get(hash)
 	if ok && (time.Since(e.checked) < authFresh || s.storeDown()) {
 		return e.t, nil
 	}
 	if !ok && s.storeDown() && s.known.isListed() {
-		return dao.Terminal{}, errNoToken
+		return model.Terminal{}, errNoToken
 	}
 	at := time.Now()
 	t, err := s.terms.TerminalByTokenHash(ctx, hash)
@@ -127,11 +126,11 @@ func (s *Server) terminalByHash(ctx context.Context, hash string) (dao.Terminal,
 			e.t.Revoked = true
 			s.known.put(e.t, at)
 		}
-		return dao.Terminal{}, errNoToken
+		return model.Terminal{}, errNoToken
 	case c == model.EUnavailable && ok:
 		return e.t, nil
 	case c == model.EUnavailable && s.known.isListed():
-		return dao.Terminal{}, errNoToken
+		return model.Terminal{}, errNoToken
 	}
-	return dao.Terminal{}, err
+	return model.Terminal{}, err
 }

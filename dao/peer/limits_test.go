@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -107,7 +106,7 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 					fmt.Sprintf(`{"name":%q,"role":"screen","token_hash":%q}`, name(n), randomHash(t)))
 			},
 			store: func() error {
-				_, err := e.store.AddTerminal(ctx, dao.Terminal{Name: name(n), Role: "screen", TokenHash: randomHash(t)})
+				_, err := e.store.AddTerminal(ctx, model.Terminal{Name: name(n), Role: "screen", TokenHash: randomHash(t)})
 				return err
 			},
 		}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 )
 
 // A kiosk's take over HTTP while the hall's customers watch their tickets:
@@ -38,7 +38,7 @@ func BenchmarkTakeWithLivePages(b *testing.B) {
 
 func benchTakeWithPages(b *testing.B, engine, body string, pages int) {
 	raiseFileLimit(b, uint64(4*pages+1024))
-	st, err := dao.Open(context.Background(), daotest.BenchDSN(b, engine))
+	st, err := sqlstore.Open(context.Background(), daotest.BenchDSN(b, engine))
 	if err != nil {
 		b.Fatal(err)
 	}

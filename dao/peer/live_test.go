@@ -14,8 +14,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -109,7 +109,7 @@ func TestLivePageCaps(t *testing.T) {
 
 // countingStore counts the reads the customer pages make.
 type countingStore struct {
-	*dao.GormStore
+	*sqlstore.GormStore
 	byPID, ticket, position, positions, services atomic.Int64
 }
 
@@ -221,7 +221,7 @@ func (p *pages) settle(t *testing.T, ctx context.Context, s *Server, what string
 // what a fresh read shows, and the work done for all forty is a few reads
 // in all, not a few per page.
 func TestLivePagesFollowTheQueue(t *testing.T) {
-	daotest.Each(t, func(t *testing.T, gs *dao.GormStore) {
+	daotest.Each(t, func(t *testing.T, gs *sqlstore.GormStore) {
 		cs := &countingStore{GormStore: gs}
 		e := newEnvServing(t, cs, gs, Options{})
 		srv := e.srv

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -61,7 +60,7 @@ func (q terminalRequest) validate() error {
 func (s *Server) terminals(w http.ResponseWriter, r *http.Request, _ principal) error {
 	ts, err := s.terms.Terminals(r.Context())
 	if ts == nil {
-		ts = []dao.Terminal{}
+		ts = []model.Terminal{}
 	}
 	return answer(w, ts, err)
 }
@@ -71,7 +70,7 @@ func (s *Server) addTerminal(w http.ResponseWriter, r *http.Request, _ principal
 	if err != nil {
 		return err
 	}
-	t, err := s.terms.AddTerminal(r.Context(), dao.Terminal{Name: q.Name, Role: q.Role, Window: q.Window, TokenHash: q.TokenHash})
+	t, err := s.terms.AddTerminal(r.Context(), model.Terminal{Name: q.Name, Role: q.Role, Window: q.Window, TokenHash: q.TokenHash})
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -27,7 +26,7 @@ func TestManagerManagesTerminalsThroughPeer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	added, err := c.AddTerminal(ctx, dao.Terminal{Name: "1号窗口", Role: RoleCaller, Window: 1, TokenHash: hash})
+	added, err := c.AddTerminal(ctx, model.Terminal{Name: "1号窗口", Role: RoleCaller, Window: 1, TokenHash: hash})
 	if err != nil {
 		t.Fatalf("add: %v", err)
 	}

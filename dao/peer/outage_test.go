@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -77,7 +77,7 @@ func outage(t *testing.T, db *daotest.Private) {
 	defer cancel()
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	st, err := dao.Open(ctx, db.DSN)
+	st, err := sqlstore.Open(ctx, db.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
@@ -94,8 +93,8 @@ func (o Options) withDefaults() Options {
 // concurrent use; one Server keeps one Watch on the store however many
 // subscribers it has.
 type Server struct {
-	store dao.Store
-	terms dao.Terminals
+	store model.Store
+	terms model.Terminals
 	opts  Options
 	log   *slog.Logger
 	takes *limiter
@@ -120,7 +119,7 @@ type Server struct {
 
 // NewServer wraps a store; terms holds the tokens allowed in. It starts
 // tailing the store's events at once; Close (or the end of Serve) stops it.
-func NewServer(store dao.Store, terms dao.Terminals, opts Options) *Server {
+func NewServer(store model.Store, terms model.Terminals, opts Options) *Server {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{

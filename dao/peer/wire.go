@@ -1,6 +1,6 @@
 // Package peer owns peer server mode: the HTTP/JSON and WebSocket server that
 // lets one PC host a branch's queue for every other PC on the LAN, the client
-// that turns such a server back into a dao.Store, bearer-token
+// that turns such a server back into a model.Store, bearer-token
 // authentication, and the customer page that shows one ticket live.
 //
 // The wire contract (paths, JSON fields, status codes) is stable: kiosks,

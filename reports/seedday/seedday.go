@@ -15,13 +15,12 @@ import (
 	"slices"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/model"
 )
 
-// Store is the queue plus the test clock; *dao.GormStore is one.
+// Store is the queue plus the test clock; *sqlstore.GormStore is one.
 type Store interface {
-	dao.Store
+	model.Store
 	// ShiftClock moves the store's database clock by d.
 	ShiftClock(d time.Duration)
 	Location() *time.Location

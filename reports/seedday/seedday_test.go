@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"jiaohao/dao"
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports/seedday"
 )
@@ -36,7 +36,7 @@ type dayEvent struct {
 // events a legal chain from take to its final status, one event per
 // operation the generator made, all within the day.
 func TestSeedDayKeepsTheQueueInvariants(t *testing.T) {
-	daotest.Each(t, func(t *testing.T, st *dao.GormStore) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
 		ctx := context.Background()
 		before, _ := st.Now(ctx)
 		sum, err := seedday.Run(ctx, st, seedday.Config{Date: "2026-03-02", Tickets: 120})
@@ -106,7 +106,7 @@ func checkNumbers(t *testing.T, tickets []dayTicket) {
 
 // checkDay: every ticket was issued between 09:00 and 17:00 local, with
 // more in the morning than in the afternoon's last hours.
-func checkDay(t *testing.T, st *dao.GormStore, tickets []dayTicket) {
+func checkDay(t *testing.T, st *sqlstore.GormStore, tickets []dayTicket) {
 	t.Helper()
 	byHour := map[int]int{}
 	for _, tk := range tickets {

@@ -1,0 +1,125 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"jiaohao/model"
+)
+
+// DefaultArchiveBatch is how many tickets one archive transaction moves:
+// small enough to keep locks short on a busy server, large enough to move
+// a year in minutes.
+const DefaultArchiveBatch = 1000
+
+// Archive moves the tickets of every business day before the date before
+// (YYYY-MM-DD, branch time) from ticket to ticket_history, batch tickets
+// per transaction. Each batch copies then deletes in one transaction, and
+// the copy skips ids already archived, so a run that stops half way is
+// finished by running it again, and a second run moves nothing. Only
+// finished days can be archived: before may be today at the latest.
+func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int, error) {
+	if batch <= 0 {
+		batch = DefaultArchiveBatch
+	}
+	day, err := time.ParseInLocation("2006-01-02", before, s.loc)
+	if err != nil {
+		return 0, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", before)
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return 0, err
+	}
+	today := now.In(s.loc).Format("2006-01-02")
+	if before > today {
+		return 0, model.Errorf(model.EInvalidInput, "不能归档 %s 之前的数据：只有今天（%s）之前的日子已经结束 (day not finished)", before, today)
+	}
+	cutoff := day.UTC()
+	moved := 0
+	for {
+		n, err := s.archiveBatch(ctx, cutoff, batch)
+		moved += n
+		if err != nil {
+			return moved, s.wrap(fmt.Errorf("archive tickets before %s: %w", before, err))
+		}
+		if n < batch {
+			return moved, nil
+		}
+	}
+}
+
+// historyInsertRows keeps one INSERT under SQL Server's 2,100 parameters.
+const historyInsertRows = 100
+
+// archiveBatch moves up to batch of the oldest tickets before cutoff in one
+// transaction. A window still holding one of them (a ticket left called
+// or serving on an old day) lets go of it, with a window event, so no
+// terminal shows a ticket that is no longer in the queue.
+func (s *GormStore) archiveBatch(ctx context.Context, cutoff time.Time, batch int) (int, error) {
+	n := 0
+	err := s.write(ctx, func(t *txn) error {
+		n = 0 // the transaction may be retried
+		q := t.Where("branch_id = ? AND issued_at < ?", s.branchID, cutoff).Order("issued_at, id").Limit(batch)
+		if name := s.d.name(); name == "postgres" || name == "mysql" {
+			// A clerk finishing a forgotten ticket must not be lost
+			// between the copy and the delete.
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		var rows []ticketRow
+		if err := q.Find(&rows).Error; err != nil || len(rows) == 0 {
+			return err
+		}
+		hist := make([]historyRow, len(rows))
+		ids := make([]int64, len(rows))
+		for i, r := range rows {
+			hist[i] = historyRow(r)
+			ids[i] = r.ID
+		}
+		if err := t.Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(hist, historyInsertRows).Error; err != nil {
+			return err
+		}
+		if err := t.Where("branch_id = ? AND id IN ?", s.branchID, ids).Delete(&ticketRow{}).Error; err != nil {
+			return err
+		}
+		n = len(rows)
+		return t.releaseArchived(ids)
+	})
+	return n, err
+}
+
+func (t *txn) releaseArchived(ids []int64) error {
+	var windows []int
+	if err := t.Raw("SELECT number FROM service_window WHERE branch_id = ? AND current_ticket_id IN ?", t.s.branchID, ids).
+		Scan(&windows).Error; err != nil {
+		return err
+	}
+	for _, w := range windows {
+		if err := t.Exec("UPDATE service_window SET current_ticket_id = NULL WHERE branch_id = ? AND number = ?", t.s.branchID, w).Error; err != nil {
+			return err
+		}
+		var out model.Window
+		if err := t.windowEvent(w, &out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CountIssued counts the branch's tickets issued in [from, to), live and
+// archived.
+func (s *GormStore) CountIssued(ctx context.Context, from, to time.Time) (int64, error) {
+	var total int64
+	for _, table := range []string{"ticket", "ticket_history"} {
+		var n int64
+		err := s.db.WithContext(ctx).Table(table).
+			Where("branch_id = ? AND issued_at >= ? AND issued_at < ?", s.branchID, from.UTC(), to.UTC()).Count(&n).Error
+		if err != nil {
+			return 0, s.wrap(fmt.Errorf("count tickets: %w", err))
+		}
+		total += n
+	}
+	return total, nil
+}

@@ -1,0 +1,112 @@
+package sqlstore_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+)
+
+// BenchmarkTakeTicket: one kiosk's take, per engine.
+func BenchmarkTakeTicket(b *testing.B) {
+	eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := s.TakeTicket(bg, "A", 0, "bench"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkCallNext: 1, 16 and 64 windows calling in parallel over a full
+// queue, per engine.
+func BenchmarkCallNext(b *testing.B) {
+	for _, windows := range []int{1, 16, 64} {
+		b.Run(fmt.Sprintf("windows=%d", windows), func(b *testing.B) {
+			eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+				for w := 1; w <= windows; w++ {
+					if _, err := s.SaveWindow(bg, model.Window{Number: w, Name: "W", Services: []string{"A"}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				takeN(b, s, b.N+windows)
+				var next atomic.Int64
+				b.SetParallelism((windows + 1) / 2) // two cores: 1, 16 and 64 callers
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					window := int(next.Add(1)-1)%windows + 1
+					for pb.Next() {
+						if _, err := s.CallNext(bg, window, ""); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkTakeWithWaiting: what a kiosk's take costs (the number, then
+// the people ahead for the ticket) with 20 and with 20,000 already waiting
+// for the same service. The two must be close: the count of people ahead
+// is bounded.
+func BenchmarkTakeWithWaiting(b *testing.B) {
+	for _, waiting := range []int{20, 20000} {
+		b.Run(fmt.Sprintf("waiting=%d", waiting), func(b *testing.B) {
+			eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+				takeN(b, s, waiting)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t, err := s.TakeTicket(bg, "A", 0, "bench")
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Position(bg, t.ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// takeN issues n numbers of service A from 8 kiosks at once.
+func takeN(b *testing.B, s *sqlstore.GormStore, n int) {
+	b.Helper()
+	var left atomic.Int64
+	left.Store(int64(n))
+	var wg sync.WaitGroup
+	for k := 0; k < 8; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for left.Add(-1) >= 0 {
+				if _, err := s.TakeTicket(bg, "A", 0, "bench"); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func eachBench(b *testing.B, fn func(b *testing.B, s *sqlstore.GormStore)) {
+	for _, engine := range daotest.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			dsn := daotest.BenchDSN(b, engine)
+			s, err := sqlstore.Open(bg, dsn)
+			if err != nil {
+				b.Fatal(fmt.Errorf("%s: %w", engine, err))
+			}
+			defer s.Close()
+			fn(b, s)
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+
+	"jiaohao/model"
+)
+
+// CallNext claims the next ticket for a window in one transaction: the pick
+// and the claim hold a row lock that other windows skip, so no two windows
+// get the same ticket and none is skipped.
+func (s *GormStore) CallNext(ctx context.Context, window int, service string) (model.Ticket, error) {
+	return s.callNext(ctx, window, service, false)
+}
+
+// callNext is call-next in the design's shape, or with serial set in the
+// shape of one lock for the whole branch taken first (see compare.go).
+func (s *GormStore) callNext(ctx context.Context, window int, service string, serial bool) (model.Ticket, error) {
+	if window <= 0 {
+		return model.Ticket{}, model.Errorf(model.EInvalidInput, "窗口号必须大于 0")
+	}
+	var out model.Ticket
+	err := s.write(ctx, func(t *txn) error {
+		if serial {
+			if err := t.s.d.lockBranch(t.DB, t.s.branchID); err != nil {
+				return err
+			}
+		}
+		w, err := t.window(window)
+		if err != nil {
+			return err
+		}
+		if model.WindowStatus(w.Status) != model.WindowOpen {
+			return model.Errorf(model.EWindowNotOpen, "%d 号窗口已%s，不能叫号", window, windowStatusLabel(model.WindowStatus(w.Status)))
+		}
+		if err := t.checkFree(w, model.Serving); err != nil {
+			return err
+		}
+		ids, err := t.servedIDs(w, strings.TrimSpace(service))
+		if err != nil {
+			return err
+		}
+		id, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, window: window, now: t.now, serial: serial})
+		if err != nil {
+			return err
+		}
+		if id == 0 {
+			return model.Errorf(model.EQueueEmpty, "%d 号窗口的业务暂无等待的号码 (queue empty)", window)
+		}
+		row, err := t.ticket(id)
+		if err != nil {
+			return err
+		}
+		c, err := t.codes(row.ServiceID, row.IssueServiceID)
+		if err != nil {
+			return err
+		}
+		out = row.toModel(c)
+		if err := t.holdTicket(window, id); err != nil {
+			return err
+		}
+		t.emit(pendingEvent{kind: model.EvCall, ticket: &out, windowNo: window, from: model.Waiting, to: model.Called})
+		return nil
+	})
+	return out, err
+}
+
+func windowStatusLabel(s model.WindowStatus) string {
+	switch s {
+	case model.WindowPaused:
+		return "暂停"
+	case model.WindowClosed:
+		return "关闭"
+	}
+	return "开放"
+}
+
+// heldWindow is a window row with the state of the ticket it holds and the
+// services it serves, read in one query so the busy check and the service
+// list cost call-next no extra round trip.
+type heldWindow struct {
+	Number     int
+	Status     int
+	HeldNumber *string
+	HeldStatus *int
+	HeldDate   *string
+	Services   []int64 // the services the window serves
+}
+
+func (t *txn) window(number int) (heldWindow, error) {
+	var rows []struct {
+		Number     int
+		Status     int
+		HeldNumber *string
+		HeldStatus *int
+		HeldDate   *string
+		ServiceID  *int64
+	}
+	err := t.Raw(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
+		ws.service_id
+		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
+		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
+		WHERE w.branch_id = ? AND w.number = ?`, t.s.branchID, number).Scan(&rows).Error
+	if err != nil {
+		return heldWindow{}, err
+	}
+	if len(rows) == 0 {
+		return heldWindow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
+	}
+	r0 := rows[0]
+	w := heldWindow{Number: r0.Number, Status: r0.Status, HeldNumber: r0.HeldNumber, HeldStatus: r0.HeldStatus, HeldDate: r0.HeldDate}
+	for _, r := range rows {
+		if r.ServiceID != nil {
+			w.Services = append(w.Services, *r.ServiceID)
+		}
+	}
+	return w, nil
+}
+
+// servedIDs lists the services window w calls for, narrowed to one when
+// asked; a service the window does not serve is refused.
+func (t *txn) servedIDs(w heldWindow, only string) ([]int64, error) {
+	ids := w.Services
+	if only != "" {
+		svc, err := t.serviceByCode(only)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if id == svc.ID {
+				return []int64{id}, nil
+			}
+		}
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口不办理业务 %s", w.Number, only)
+	}
+	if len(ids) == 0 {
+		return nil, model.Errorf(model.EWindowNotServing, "%d 号窗口尚未配置办理的业务", w.Number)
+	}
+	return ids, nil
+}
+
+func (t *txn) ticket(id int64) (ticketRow, error) {
+	var rows []ticketRow
+	if err := t.Where("id = ? AND branch_id = ?", id, t.s.branchID).Limit(1).Find(&rows).Error; err != nil {
+		return ticketRow{}, err
+	}
+	if len(rows) == 0 {
+		return ticketRow{}, model.Errorf(model.ENotFound, "没有编号为 %d 的号码 (unknown ticket)", id)
+	}
+	return rows[0], nil
+}
+
+// checkFree refuses when the window holds a ticket of today in one of the
+// busy states: a window never has two customers at its desk (seed 002). A
+// ticket left from an earlier day does not block the window.
+func (t *txn) checkFree(w heldWindow, busy ...model.Status) error {
+	// No held ticket, or it was archived, or it is from an earlier day.
+	if w.HeldStatus == nil || w.HeldDate == nil || *w.HeldDate != t.date {
+		return nil
+	}
+	for _, s := range busy {
+		if model.Status(*w.HeldStatus) == s {
+			return model.Errorf(model.EConflict, "%d 号窗口的 %s %s，请先处理 (window busy)", w.Number, *w.HeldNumber, model.StatusLabel(s))
+		}
+	}
+	return nil
+}
+
+// holdTicket makes id the window's current ticket.
+func (t *txn) holdTicket(window int, id int64) error {
+	return t.Exec("UPDATE service_window SET current_ticket_id = ?, last_action_at = ? WHERE branch_id = ? AND number = ?",
+		id, t.now, t.s.branchID, window).Error
+}
+
+// releaseTicket clears the window's current ticket if it is still id.
+func (t *txn) releaseTicket(window int, id int64) error {
+	return t.Exec("UPDATE service_window SET current_ticket_id = NULL, last_action_at = ? WHERE branch_id = ? AND number = ? AND current_ticket_id = ?",
+		t.now, t.s.branchID, window, id).Error
+}

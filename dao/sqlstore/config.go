@@ -1,0 +1,225 @@
+package sqlstore
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"jiaohao/model"
+)
+
+// windows lists the branch's windows with the service codes they serve.
+func (s *GormStore) windows(r *txn) ([]model.Window, error) {
+	var rows []windowRow
+	if err := r.Where("branch_id = ?", s.branchID).Order("number").Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	var links []windowServiceRow
+	if err := r.Where("branch_id = ?", s.branchID).Find(&links).Error; err != nil {
+		return nil, err
+	}
+	svc, err := r.services()
+	if err != nil {
+		return nil, err
+	}
+	served := map[int][]serviceRow{}
+	for _, l := range links {
+		if v, ok := svc[l.ServiceID]; ok {
+			served[l.WindowNo] = append(served[l.WindowNo], v)
+		}
+	}
+	out := make([]model.Window, len(rows))
+	for i, row := range rows {
+		list := served[row.Number]
+		sort.Slice(list, func(a, b int) bool { return list[a].SortOrder < list[b].SortOrder })
+		codes := make([]string, len(list))
+		for j, v := range list {
+			codes[j] = v.Code
+		}
+		out[i] = row.toModel(codes)
+	}
+	return out, nil
+}
+
+// Windows lists every window of the branch.
+func (s *GormStore) Windows(ctx context.Context) ([]model.Window, error) {
+	ws, err := s.windows(s.read(ctx))
+	return ws, s.wrap(err)
+}
+
+func (t *txn) windowModel(number int) (model.Window, error) {
+	ws, err := t.s.windows(t)
+	if err != nil {
+		return model.Window{}, err
+	}
+	for _, w := range ws {
+		if w.Number == number {
+			return w, nil
+		}
+	}
+	return model.Window{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
+}
+
+// SetWindowStatus opens, pauses or closes a window. Opening restarts the
+// idle timer.
+func (s *GormStore) SetWindowStatus(ctx context.Context, window int, status model.WindowStatus) (model.Window, error) {
+	if _, ok := map[model.WindowStatus]bool{model.WindowOpen: true, model.WindowPaused: true, model.WindowClosed: true}[status]; !ok {
+		return model.Window{}, model.Errorf(model.EInvalidInput, "窗口状态无效")
+	}
+	var out model.Window
+	err := s.write(ctx, func(t *txn) error {
+		if _, err := t.window(window); err != nil {
+			return err
+		}
+		if err := t.Exec("UPDATE service_window SET status = ?, last_action_at = ? WHERE branch_id = ? AND number = ?",
+			int(status), t.now, s.branchID, window).Error; err != nil {
+			return err
+		}
+		return t.windowEvent(window, &out)
+	})
+	return out, err
+}
+
+func (t *txn) windowEvent(window int, out *model.Window) error {
+	w, err := t.windowModel(window)
+	if err != nil {
+		return err
+	}
+	*out = w
+	t.emit(pendingEvent{kind: model.EvWindow, window: &w, windowNo: window})
+	return nil
+}
+
+// SetWindowServices replaces the services a window serves.
+func (s *GormStore) SetWindowServices(ctx context.Context, window int, services []string) (model.Window, error) {
+	var out model.Window
+	err := s.write(ctx, func(t *txn) error {
+		if _, err := t.window(window); err != nil {
+			return err
+		}
+		if err := t.linkServices(window, services); err != nil {
+			return err
+		}
+		return t.windowEvent(window, &out)
+	})
+	return out, err
+}
+
+func (t *txn) linkServices(window int, services []string) error {
+	codes := make([]string, len(services))
+	for i, c := range services {
+		codes[i] = strings.TrimSpace(c)
+	}
+	if err := model.CheckServiceList(codes); err != nil {
+		return err
+	}
+	ids := map[int64]bool{}
+	for _, code := range codes {
+		svc, err := t.serviceByCode(code)
+		if err != nil {
+			return err
+		}
+		ids[svc.ID] = true
+	}
+	if err := t.Exec("DELETE FROM window_service WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Error; err != nil {
+		return err
+	}
+	for id := range ids {
+		if err := t.Create(&windowServiceRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SaveWindow creates or updates a window by number.
+func (s *GormStore) SaveWindow(ctx context.Context, w model.Window) (model.Window, error) {
+	w.Name = strings.TrimSpace(w.Name)
+	if err := model.CheckWindow(w); err != nil {
+		return model.Window{}, err
+	}
+	if w.Status == 0 {
+		w.Status = model.WindowOpen
+	}
+	var out model.Window
+	err := s.write(ctx, func(t *txn) error {
+		err := s.d.insertIgnore(t.DB, "service_window", []string{"branch_id", "number", "name", "status", "last_action_at"},
+			[]any{s.branchID, w.Number, w.Name, int(w.Status), t.now})
+		if err != nil {
+			return err
+		}
+		if err := t.Exec("UPDATE service_window SET name = ?, status = ? WHERE branch_id = ? AND number = ?",
+			w.Name, int(w.Status), s.branchID, w.Number).Error; err != nil {
+			return err
+		}
+		if err := t.linkServices(w.Number, w.Services); err != nil {
+			return err
+		}
+		return t.windowEvent(w.Number, &out)
+	})
+	return out, err
+}
+
+// Services lists the branch's services in display order.
+func (s *GormStore) Services(ctx context.Context) ([]model.Service, error) {
+	var rows []serviceRow
+	if err := s.db.WithContext(ctx).Where("branch_id = ?", s.branchID).Order("sort_order, code").Find(&rows).Error; err != nil {
+		return nil, s.wrap(err)
+	}
+	out := make([]model.Service, len(rows))
+	for i, r := range rows {
+		out[i] = r.toModel()
+	}
+	return out, nil
+}
+
+// SaveService creates or updates a service by code.
+func (s *GormStore) SaveService(ctx context.Context, v model.Service) (model.Service, error) {
+	v.Code, v.Name = strings.ToUpper(strings.TrimSpace(v.Code)), strings.TrimSpace(v.Name)
+	if err := model.CheckService(v); err != nil {
+		return v, err
+	}
+	err := s.write(ctx, func(t *txn) error {
+		err := s.d.insertIgnore(t.DB, "service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},
+			[]any{s.branchID, v.Code, v.Name, v.Priority, v.StartNo, v.Width, v.Enabled, v.SortOrder})
+		if err != nil {
+			return err
+		}
+		if err := t.Exec("UPDATE service SET name = ?, priority = ?, start_no = ?, width = ?, enabled = ?, sort_order = ? WHERE branch_id = ? AND code = ?",
+			v.Name, v.Priority, v.StartNo, v.Width, v.Enabled, v.SortOrder, s.branchID, v.Code).Error; err != nil {
+			return err
+		}
+		t.svc = nil
+		row, err := t.serviceByCode(v.Code)
+		if err != nil {
+			return err
+		}
+		v = row.toModel()
+		t.emit(pendingEvent{kind: model.EvConfig, note: "service " + v.Code})
+		return nil
+	})
+	return v, err
+}
+
+// Settings returns the branch settings with defaults filled in.
+func (s *GormStore) Settings(ctx context.Context) (model.Settings, error) {
+	st, err := loadSettings(s.db.WithContext(ctx), s.branchID)
+	return st, s.wrap(err)
+}
+
+// SetSetting validates and stores one setting.
+func (s *GormStore) SetSetting(ctx context.Context, key, value string) error {
+	if err := model.ValidateSetting(key, value); err != nil {
+		return err
+	}
+	return s.write(ctx, func(t *txn) error {
+		if err := t.Exec("DELETE FROM setting WHERE branch_id = ? AND skey = ?", s.branchID, key).Error; err != nil {
+			return err
+		}
+		if err := t.Create(&settingRow{BranchID: s.branchID, Key: key, Value: value}).Error; err != nil {
+			return err
+		}
+		t.emit(pendingEvent{kind: model.EvConfig, note: "setting " + key})
+		return nil
+	})
+}

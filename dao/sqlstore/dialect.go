@@ -1,0 +1,144 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// dialect is the one seam where the engines differ: reading the clock,
+// "increment and return", "insert unless present", and claiming the next
+// ticket with row locks that skip what other windows hold. Everything else
+// is portable SQL in the shared code.
+type dialect interface {
+	name() string
+	// connect opens the pool on the driver's DSN (no connection is made
+	// yet) and the GORM dialector over it.
+	connect(dsn string) (*sql.DB, gorm.Dialector, error)
+	// now reads the database clock (UTC).
+	now(ctx context.Context, db *gorm.DB) (time.Time, error)
+	// increment adds 1 to column in the rows matched by where and returns
+	// the new value; ok is false when no row matched.
+	increment(db *gorm.DB, table, column, where string, args ...any) (n int64, ok bool, err error)
+	// insertIgnore inserts one row unless its key already exists.
+	insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error
+	// claimNext marks the next waiting ticket as called by the window and
+	// returns its id, or 0 when there is none.
+	claimNext(db *gorm.DB, c claim) (int64, error)
+	// lockBranch takes one lock for the whole branch until the transaction
+	// ends: the shape the design is measured against, never the real path.
+	lockBranch(db *gorm.DB, branchID int64) error
+	// appendEvent takes the next branch version and writes the event with
+	// it; it must be the transaction's last write.
+	appendEvent(db *gorm.DB, e eventRow) (int64, error)
+	// errorKind classifies driver errors for retry and messages.
+	errorKind(err error) errKind
+	// fault says why this driver's err means the database cannot work
+	// right now (down, full, read-only, overloaded), or "" when it does
+	// not; faultOf adds what all drivers share.
+	fault(err error) string
+}
+
+type errKind int
+
+const (
+	errOther  errKind = iota
+	errRetry          // deadlock, serialization failure, busy
+	errUnique         // unique constraint
+)
+
+// claim is one call-next request.
+type claim struct {
+	branchID   int64
+	date       string
+	serviceIDs []int64
+	window     int
+	now        time.Time
+	serial     bool // under lockBranch: pick with a plain row lock, nothing to skip
+}
+
+// rowLock is the pick's locking clause: skip what other windows hold, or,
+// when the branch lock already serialises callers, a plain lock.
+func (c claim) rowLock() string {
+	if c.serial {
+		return " FOR UPDATE"
+	}
+	return " FOR UPDATE SKIP LOCKED"
+}
+
+// callOrder is the serving order: recall pool, priority, issue order. The
+// index ix_ticket_call (branch_id, status, business_date, lane, priority,
+// sort_key, id, service_id) walks in exactly this order, so the head is found
+// without a sort; a sort would make a locking read lock every candidate.
+const callOrder = "lane, priority, sort_key, id"
+
+const claimWhere = "branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?"
+
+// claimSet is the UPDATE that turns a waiting ticket into a called one; it
+// must match model.Call.
+const claimSet = "status = 2, lane = 2, window_no = ?, called_at = ?, call_count = call_count + 1"
+
+// lockThenClaim is the PostgreSQL and MariaDB way: pick the head with
+// FOR UPDATE SKIP LOCKED, then claim it.
+func lockThenClaim(db *gorm.DB, c claim, hint string) (int64, error) {
+	var ids []int64
+	err := db.Raw("SELECT id FROM ticket"+hint+" WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1"+c.rowLock(),
+		c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	err = db.Exec("UPDATE ticket SET "+claimSet+" WHERE id = ?", c.window, c.now, ids[0]).Error
+	return ids[0], err
+}
+
+// lockBranchRow is lockBranch as a row lock on the branch row, for
+// engines without advisory locks.
+func lockBranchRow(db *gorm.DB, branchID int64, hint, suffix string) error {
+	var ids []int64
+	return db.Raw("SELECT id FROM branch"+hint+" WHERE id = ?"+suffix, branchID).Scan(&ids).Error
+}
+
+// incrementThenInsert is appendEvent in two statements, for engines that
+// cannot update inside a CTE.
+func incrementThenInsert(d dialect, db *gorm.DB, e eventRow) (int64, error) {
+	v, ok, err := d.increment(db, "branch", "version", "id = ?", e.BranchID)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, errors.New("branch row missing")
+	}
+	e.Version = v
+	return v, db.Create(&e).Error
+}
+
+func classify(err error, retry, unique []string) errKind {
+	if err == nil {
+		return errOther
+	}
+	msg := err.Error()
+	for _, s := range retry {
+		if strings.Contains(msg, s) {
+			return errRetry
+		}
+	}
+	for _, s := range unique {
+		if strings.Contains(msg, s) {
+			return errUnique
+		}
+	}
+	return errOther
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func insertSQL(verb, table string, cols []string, suffix string) string {
+	return fmt.Sprintf("%s %s (%s) VALUES (%s)%s", verb, table, strings.Join(cols, ", "), placeholders(len(cols)), suffix)
+}

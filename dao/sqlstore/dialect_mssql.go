@@ -1,0 +1,104 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	mssql "github.com/microsoft/go-mssqldb"
+	"gorm.io/driver/sqlserver"
+	"gorm.io/gorm"
+)
+
+// uspCallNext is created by the migration; see dao/sqlstore/sql/mssql.
+//
+//go:embed sql/mssql/usp_CallNext.sql
+var uspCallNext string
+
+// mssqlDialect is the classic deployment: a branch SQL Server, calls through
+// the stored procedure with UPDLOCK, READPAST, ROWLOCK.
+type mssqlDialect struct{}
+
+func (mssqlDialect) name() string { return "sqlserver" }
+
+func (mssqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	db, err := openMSSQL(dsn)
+	return db, sqlserver.New(sqlserver.Config{Conn: db}), err
+}
+
+func (mssqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
+	var t time.Time
+	err := db.WithContext(ctx).Raw("SELECT SYSUTCDATETIME()").Scan(&t).Error
+	return t.UTC(), err
+}
+
+func (mssqlDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
+	var out []int64
+	err := db.Raw("UPDATE "+table+" SET "+column+" = "+column+" + 1 OUTPUT inserted."+column+" WHERE "+where, args...).Scan(&out).Error
+	if err != nil || len(out) == 0 {
+		return 0, false, err
+	}
+	return out[0], true, nil
+}
+
+// insertIgnore relies on the unique key: a duplicate (2627/2601) is the
+// "already there" answer, which leaves the transaction usable.
+func (mssqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error {
+	err := db.Exec(insertSQL("INSERT INTO", table, cols, ""), vals...).Error
+	if (mssqlDialect{}).errorKind(err) == errUnique {
+		return nil
+	}
+	return err
+}
+
+func (mssqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
+	ids := make([]string, len(c.serviceIDs))
+	for i, id := range c.serviceIDs {
+		ids[i] = itoa64(id)
+	}
+	var out []int64
+	err := db.Raw("EXEC dbo.usp_CallNext @BranchId = ?, @BusinessDate = ?, @ServiceIds = ?, @WindowNo = ?, @Now = ?",
+		c.branchID, c.date, strings.Join(ids, ","), c.window, c.now).Scan(&out).Error
+	if err != nil || len(out) == 0 || out[0] <= 0 {
+		return 0, err
+	}
+	return out[0], nil
+}
+
+// lockBranch holds an update lock on the branch row; the procedure's
+// READPAST then finds nothing held by another window to skip.
+func (mssqlDialect) lockBranch(db *gorm.DB, branchID int64) error {
+	return lockBranchRow(db, branchID, " WITH (UPDLOCK, ROWLOCK)", "")
+}
+
+func (mssqlDialect) errorKind(err error) errKind {
+	return classify(err, []string{"mssql: Transaction (Process ID", "deadlock"}, []string{"Cannot insert duplicate key"})
+}
+
+func (d mssqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
+	return incrementThenInsert(d, db, e)
+}
+
+// mssqlFaults are the error numbers of a server that cannot work right now.
+var mssqlFaults = faultCodes{
+	"1105": msgDiskFull, "9002": msgDiskFull, "3906": msgReadOnly,
+	"4060": msgUnreachable, "6005": msgUnreachable, "233": msgUnreachable, "10053": msgUnreachable,
+	"10054": msgUnreachable, "10060": msgUnreachable, "40613": msgUnreachable,
+	"10928": msgTooMany, "10929": msgTooMany, "1222": msgBusy, "1205": msgBusy, "701": msgBusy,
+}
+
+func (mssqlDialect) fault(err error) string {
+	var me mssql.Error
+	if errors.As(err, &me) {
+		return mssqlFaults[strconv.Itoa(int(me.Number))]
+	}
+	var se mssql.StreamError
+	if errors.As(err, &se) || containsAny(err.Error(), "unable to open tcp connection", "connection reset", "bad connection") {
+		return msgUnreachable
+	}
+	return ""
+}

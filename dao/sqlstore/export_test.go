@@ -1,0 +1,7 @@
+package sqlstore
+
+// The report query's pieces, for the plan test outside the package.
+const (
+	TicketColumns = ticketColumns
+	IssuedIn      = issuedIn
+)

@@ -1,0 +1,99 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"jiaohao/model"
+)
+
+// migrate creates or updates the tables, the SQL Server procedure, and
+// seeds a fresh database with one working branch. Safe to run from several
+// PCs at once: every seed insert ignores rows that already exist.
+func (s *GormStore) migrate(ctx context.Context) error {
+	db := s.db.WithContext(ctx)
+	if err := db.AutoMigrate(allTables()...); err != nil {
+		return err
+	}
+	if s.d.name() == "sqlserver" {
+		if err := installProcedure(db); err != nil {
+			return fmt.Errorf("creating usp_CallNext: %w", err)
+		}
+	}
+	return s.seed(ctx)
+}
+
+// uspMarker is the version line inside usp_CallNext; a database that has it
+// is left alone, so PCs opening the database do not ALTER the procedure
+// (which would briefly block every window's calls).
+const uspMarker = "jiaohao:usp_CallNext:v2"
+
+func installProcedure(db *gorm.DB) error {
+	var def *string
+	if err := db.Raw("SELECT OBJECT_DEFINITION(OBJECT_ID(N'dbo.usp_CallNext', N'P'))").Scan(&def).Error; err != nil {
+		return err
+	}
+	if def != nil && strings.Contains(*def, uspMarker) {
+		return nil
+	}
+	if def == nil {
+		if err := db.Exec("EXEC(N'CREATE PROCEDURE dbo.usp_CallNext AS RETURN 0')").Error; err != nil {
+			return err
+		}
+	}
+	return db.Exec(uspCallNext).Error
+}
+
+type seedService struct {
+	code, name string
+	priority   int
+}
+
+var defaultServices = []seedService{{"A", "个人业务", 5}, {"B", "对公业务", 5}, {"V", "贵宾", 1}}
+
+func (s *GormStore) seed(ctx context.Context) error {
+	var n int64
+	if err := s.db.WithContext(ctx).Model(&branchRow{}).Where("id = ?", s.branchID).Count(&n).Error; err != nil || n > 0 {
+		return err
+	}
+	now, err := s.d.now(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		ins := func(table string, cols []string, vals ...any) error {
+			return s.d.insertIgnore(tx, table, cols, vals)
+		}
+		if err := ins("branch", []string{"id", "name", "time_zone", "version"}, s.branchID, "营业网点", "Asia/Shanghai", 0); err != nil {
+			return err
+		}
+		ids := make([]int64, 0, len(defaultServices))
+		for i, sv := range defaultServices {
+			if err := ins("service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},
+				s.branchID, sv.code, sv.name, sv.priority, 1, 0, true, i+1); err != nil {
+				return err
+			}
+			var id int64
+			if err := tx.Raw("SELECT id FROM service WHERE branch_id = ? AND code = ?", s.branchID, sv.code).Scan(&id).Error; err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		for w := 1; w <= 4; w++ {
+			if err := ins("service_window", []string{"branch_id", "number", "name", "status", "last_action_at"},
+				s.branchID, w, fmt.Sprintf("%d号窗口", w), int(model.WindowOpen), now.UTC().Truncate(time.Microsecond)); err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if err := ins("window_service", []string{"branch_id", "window_no", "service_id"}, s.branchID, w, id); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,210 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"jiaohao/model"
+)
+
+// GormStore is the Store on a real database.
+type GormStore struct {
+	db       *gorm.DB
+	d        dialect
+	branchID int64
+	loc      *time.Location
+	offset   atomic.Int64 // test-only shift of the database clock, ns
+
+	watchOnce sync.Once
+	hub       atomic.Pointer[hub] // set once by the first Watch; writes wake it
+	clock     dbClock
+	codes     codeCache
+	health    health
+	closeOnce sync.Once
+	file      string // the embedded database's file; "" on a server
+}
+
+var (
+	_ model.Store     = (*GormStore)(nil)
+	_ model.Terminals = (*GormStore)(nil)
+)
+
+// DefaultDSN is the embedded database in the user's config directory.
+func DefaultDSN() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		dir = "."
+	}
+	return "sqlite:" + filepath.Join(dir, "jiaohao", "jiaohao.db")
+}
+
+// connectTimeout bounds how long an unreachable server keeps a PC waiting:
+// under the 5 s a person is promised, with room for the one sentence.
+const connectTimeout = 4500 * time.Millisecond
+
+// Open connects to dsn, migrates and seeds it, and returns the Store of
+// branch 1.
+func Open(ctx context.Context, dsn string) (*GormStore, error) {
+	s, err := open(ctx, dsn, isolationVar)
+	if err != nil && strings.Contains(err.Error(), "Unknown system variable '"+isolationVar+"'") {
+		s, err = open(ctx, dsn, "tx_isolation") // MariaDB before 11.1 only knows the old name
+	}
+	return s, err
+}
+
+// isolationVar is MySQL 8's name for the session isolation variable.
+const isolationVar = "transaction_isolation"
+
+func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
+	tg, err := parseDSN(dsn, isolation)
+	if err != nil {
+		return nil, err
+	}
+	d := tg.d
+	pool, dial, err := d.connect(tg.dsn)
+	if err != nil {
+		return nil, model.Errorf(model.EInvalidInput, "连接串无效 (invalid connection string) %s: %s", Redact(dsn), firstLine(err))
+	}
+	// Connect first, within the timeout and the caller's context: GORM's
+	// own first statements (its ping, MySQL's version query) take no
+	// context, and on a server that accepts but never answers they hung.
+	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := pool.PingContext(pingCtx); err != nil {
+		pool.Close()
+		return nil, unreachable(tg, dsn, err)
+	}
+	db, err := gorm.Open(dial, &gorm.Config{
+		Logger:                                   logger.Discard,
+		SkipDefaultTransaction:                   true,
+		DisableForeignKeyConstraintWhenMigrating: true,
+		DisableAutomaticPing:                     true,
+	})
+	if err != nil {
+		pool.Close()
+		return nil, unreachable(tg, dsn, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, unreachable(tg, dsn, err)
+	}
+	setPool(sqlDB, d.name(), tg.pool)
+	s := &GormStore{db: db, d: d, branchID: 1}
+	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
+	if err := s.migrate(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("preparing the database at %s: %w", Redact(dsn), err)
+	}
+	if err := s.loadBranch(ctx); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// unreachable is the one sentence for a database that cannot be opened,
+// with the driver's reason (which never holds the password).
+func unreachable(tg target, dsn string, err error) error {
+	why := scrubSecret(firstLine(err), tg.secret)
+	return &model.Error{Code: model.EUnavailable,
+		Message: fmt.Sprintf("无法连接数据库 %s (cannot reach the database): %s", Redact(dsn), why)}
+}
+
+func firstLine(err error) string {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// Redact hides the password of a DSN so it can appear in messages and logs.
+func Redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme == "" || u.Opaque != "" || strings.ContainsAny(dsn, "; ") {
+		// key=value forms (ADO.NET "Password=…;", libpq "password=… ")
+		dsn = keyedSecret.ReplaceAllString(dsn, "${1}xxxxx")
+		if i := strings.LastIndex(dsn, "@"); i >= 0 {
+			return "…" + dsn[i:]
+		}
+		return dsn
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.EqualFold(k, "password") || strings.EqualFold(k, "pwd") {
+			q.Set(k, "xxxxx")
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+var keyedSecret = regexp.MustCompile(`(?i)((?:password|pwd)\s*=\s*)[^;\s&]*`)
+
+// DB is the handle for reports and archiving; roles never use it.
+func (s *GormStore) DB() *gorm.DB { return s.db }
+
+// BranchID is the branch this Store serves.
+func (s *GormStore) BranchID() int64 { return s.branchID }
+
+// Location is the branch's time zone, which decides the business date.
+func (s *GormStore) Location() *time.Location { return s.loc }
+
+// Engine names the database engine.
+func (s *GormStore) Engine() string { return s.d.name() }
+
+// ShiftClock moves this Store's view of the database clock by d. It exists
+// for tests and day simulations (crossing midnight, timing out calls); real
+// terminals never call it.
+func (s *GormStore) ShiftClock(d time.Duration) { s.offset.Add(int64(d)) }
+
+// Close releases the connections.
+func (s *GormStore) Close() error {
+	if h := s.hub.Load(); h != nil {
+		h.stop()
+	}
+	s.closeOnce.Do(func() { close(s.health.closed) })
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Now is the database clock.
+func (s *GormStore) Now(ctx context.Context) (time.Time, error) {
+	t, err := s.clock.now(ctx, func(ctx context.Context) (time.Time, error) { return s.d.now(ctx, s.db) })
+	if err != nil {
+		return t, s.wrap(err)
+	}
+	return t.Add(time.Duration(s.offset.Load())), nil
+}
+
+func (s *GormStore) loadBranch(ctx context.Context) error {
+	var b branchRow
+	if err := s.db.WithContext(ctx).First(&b, s.branchID).Error; err != nil {
+		return fmt.Errorf("reading the branch: %w", err)
+	}
+	loc, err := time.LoadLocation(b.TimeZone)
+	if err != nil {
+		loc = time.FixedZone("CST", 8*3600) // the branch row names a zone this PC does not know
+	}
+	s.loc = loc
+	return nil
+}

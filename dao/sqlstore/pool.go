@@ -1,0 +1,63 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"net/url"
+	"strconv"
+	"time"
+
+	"jiaohao/model"
+)
+
+// The connection budget of one Store. A server database shares its
+// max_connections (PostgreSQL's default is 100) with every host, PC and
+// tool of the branch, so each Store keeps a small fixed pool: requests
+// beyond it queue inside the process for a free connection until their
+// context ends (then the store answers unavailable), instead of asking the
+// server for more and being refused. Subscribers of a peer server share
+// the server's one event watch and hold no connection while they listen.
+const (
+	// DefaultPool is a server database's pool: enough for a busy hall (a
+	// query takes about a millisecond), and six hosts or tools side by side
+	// still fit under PostgreSQL's default limit.
+	DefaultPool = 16
+	// MaxPool bounds the `pool` DSN parameter.
+	MaxPool = 500
+)
+
+// poolParam is the DSN parameter that sets the pool, e.g.
+// postgres://host/db?pool=32. parseDSN takes it out of the query before the
+// rest reaches the driver.
+const poolParam = "pool"
+
+// takePool removes pool=N from q and returns N (0: not given).
+func takePool(q url.Values) (int, error) {
+	vs, ok := q[poolParam]
+	if !ok {
+		return 0, nil
+	}
+	delete(q, poolParam)
+	n, err := strconv.Atoi(vs[0])
+	if len(vs) != 1 || err != nil || n < 1 || n > MaxPool {
+		return 0, model.Errorf(model.EInvalidInput,
+			"连接串参数 pool 须为 1 到 %d 之间的整数，且只给一次 (pool must be one integer from 1 to %d)", MaxPool, MaxPool)
+	}
+	return n, nil
+}
+
+// setPool sizes db's pool: SQLite always one connection (one writer, so no
+// SQLITE_BUSY inside the process), a server database pool connections
+// (DefaultPool when 0), all kept open while idle so a burst does not
+// reconnect, and given back to the server after a quiet while.
+func setPool(db *sql.DB, engine string, pool int) {
+	if engine == "sqlite" {
+		db.SetMaxOpenConns(1)
+		return
+	}
+	if pool == 0 {
+		pool = DefaultPool
+	}
+	db.SetMaxOpenConns(pool)
+	db.SetMaxIdleConns(pool)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+}

@@ -1,0 +1,137 @@
+package sqlstore
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"gorm.io/gorm"
+
+	"jiaohao/model"
+)
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// read gives read-only methods the same reference data as writes.
+func (s *GormStore) read(ctx context.Context) *txn {
+	return &txn{DB: s.db.WithContext(ctx), s: s, ctx: ctx}
+}
+
+// Ticket returns one ticket by id.
+func (s *GormStore) Ticket(ctx context.Context, id int64) (model.Ticket, error) {
+	r := s.read(ctx)
+	row, err := r.ticket(id)
+	if err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	c, err := r.codes(row.ServiceID, row.IssueServiceID)
+	if err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	return row.toModel(c), nil
+}
+
+// TicketByPublicID finds the ticket behind a customer page.
+func (s *GormStore) TicketByPublicID(ctx context.Context, publicID string) (model.Ticket, error) {
+	if len(publicID) != 32 {
+		return model.Ticket{}, model.Errorf(model.ENotFound, "没有这个号码 (unknown ticket)")
+	}
+	var ids []int64
+	if err := s.db.WithContext(ctx).Raw("SELECT id FROM ticket WHERE branch_id = ? AND public_id = ?", s.branchID, publicID).Scan(&ids).Error; err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	if len(ids) == 0 {
+		return model.Ticket{}, model.Errorf(model.ENotFound, "没有这个号码 (unknown ticket)")
+	}
+	return s.Ticket(ctx, ids[0])
+}
+
+// Position counts the waiting tickets of the same service that will be
+// called first, and estimates the wait from the day's recent service times
+// divided among the open windows serving it.
+func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, error) {
+	r := s.read(ctx)
+	row, err := r.ticket(id)
+	if err != nil {
+		return model.Position{}, s.wrap(err)
+	}
+	if model.Status(row.Status) != model.Waiting {
+		return model.Position{}, nil
+	}
+	// Bounded: past model.MaxAhead the count stops, so taking a number costs
+	// the same with 20,000 waiting as with 20. The serving order lets the
+	// count walk ix_ticket_call from its head and stop, whatever plan the
+	// database settles on for the prepared statement.
+	db := s.db.WithContext(ctx)
+	first := db.Model(&ticketRow{}).Select("id").
+		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id = ?", s.branchID, row.BusinessDate, row.ServiceID).
+		Where("lane < ? OR (lane = ? AND (priority < ? OR (priority = ? AND (sort_key < ? OR (sort_key = ? AND id < ?)))))",
+			row.Lane, row.Lane, row.Priority, row.Priority, row.SortKey, row.SortKey, row.ID).
+		Order(callOrder).Limit(model.MaxAhead)
+	var ahead int64
+	err = db.Table("(?) AS ahead", first).Count(&ahead).Error
+	if err != nil {
+		return model.Position{}, s.wrap(err)
+	}
+	per, windows, err := s.serviceRate(ctx, row.ServiceID, row.BusinessDate)
+	if err != nil {
+		return model.Position{}, s.wrap(err)
+	}
+	return model.Position{Ahead: int(ahead), ETASeconds: eta(per, int(ahead), windows)}, nil
+}
+
+// serviceRate is the recent average service time of a service and how many
+// open windows serve it (at least 1).
+func (s *GormStore) serviceRate(ctx context.Context, serviceID int64, date string) (time.Duration, int, error) {
+	db := s.db.WithContext(ctx)
+	st, err := loadSettings(db, s.branchID)
+	if err != nil {
+		return 0, 0, err
+	}
+	var recent []ticketRow
+	err = db.Select("serve_started_at", "finished_at").
+		Where("branch_id = ? AND status = 5 AND business_date = ? AND service_id = ? AND serve_started_at IS NOT NULL", s.branchID, date, serviceID).
+		Order("finished_at DESC").Limit(20).Find(&recent).Error
+	if err != nil {
+		return 0, 0, err
+	}
+	per := st.DefaultServiceTime
+	if len(recent) > 0 {
+		var sum time.Duration
+		for _, t := range recent {
+			sum += t.FinishedAt.Sub(*t.ServeStartedAt)
+		}
+		per = sum / time.Duration(len(recent))
+	}
+	var windows int64
+	err = db.Table("window_service AS ws").Joins("JOIN service_window AS w ON w.branch_id = ws.branch_id AND w.number = ws.window_no").
+		Where("ws.branch_id = ? AND ws.service_id = ? AND w.status = ?", s.branchID, serviceID, int(model.WindowOpen)).Count(&windows).Error
+	if windows < 1 {
+		windows = 1
+	}
+	return per, int(windows), err
+}
+
+// EventsSince returns events with version > since, oldest first.
+func (s *GormStore) EventsSince(ctx context.Context, since int64, limit int) ([]model.Event, error) {
+	if limit <= 0 || limit > 1000 {
+		limit = 1000
+	}
+	var rows []eventRow
+	err := s.db.WithContext(ctx).Where("branch_id = ? AND version > ?", s.branchID, since).
+		Order("version").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	out := make([]model.Event, len(rows))
+	for i, r := range rows {
+		out[i] = r.toModel()
+	}
+	return out, nil
+}
+
+func (s *GormStore) version(db *gorm.DB) (int64, error) {
+	var v int64
+	err := db.Raw("SELECT version FROM branch WHERE id = ?", s.branchID).Scan(&v).Error
+	return v, err
+}

@@ -1,0 +1,151 @@
+package sqlstore
+
+import "time"
+
+// Table rows. Every table carries branch_id so one database can hold several
+// branches. Timestamps are UTC from the database clock; business_date is the
+// date in the branch's time zone, as YYYY-MM-DD.
+
+type branchRow struct {
+	ID       int64  `gorm:"primaryKey"`
+	Name     string `gorm:"size:100;not null"`
+	TimeZone string `gorm:"size:64;not null"`
+	Version  int64  `gorm:"not null;default:0"`
+}
+
+func (branchRow) TableName() string { return "branch" }
+
+type serviceRow struct {
+	ID        int64  `gorm:"primaryKey"`
+	BranchID  int64  `gorm:"not null;uniqueIndex:ux_service_code,priority:1"`
+	Code      string `gorm:"size:4;not null;uniqueIndex:ux_service_code,priority:2"`
+	Name      string `gorm:"size:40;not null"`
+	Priority  int    `gorm:"not null"`
+	StartNo   int    `gorm:"not null"`
+	Width     int    `gorm:"not null"`
+	Enabled   bool   `gorm:"not null"`
+	SortOrder int    `gorm:"not null"`
+}
+
+func (serviceRow) TableName() string { return "service" }
+
+type windowRow struct {
+	ID              int64      `gorm:"primaryKey"`
+	BranchID        int64      `gorm:"not null;uniqueIndex:ux_window_no,priority:1"`
+	Number          int        `gorm:"not null;uniqueIndex:ux_window_no,priority:2"`
+	Name            string     `gorm:"size:40;not null"`
+	Status          int        `gorm:"not null"`
+	CurrentTicketID *int64     ``
+	LastActionAt    *time.Time `gorm:"precision:6"`
+}
+
+func (windowRow) TableName() string { return "service_window" }
+
+type windowServiceRow struct {
+	BranchID  int64 `gorm:"primaryKey;autoIncrement:false"`
+	WindowNo  int   `gorm:"primaryKey;autoIncrement:false"`
+	ServiceID int64 `gorm:"primaryKey;autoIncrement:false"`
+}
+
+func (windowServiceRow) TableName() string { return "window_service" }
+
+type sequenceRow struct {
+	BranchID     int64  `gorm:"primaryKey;autoIncrement:false"`
+	ServiceID    int64  `gorm:"primaryKey;autoIncrement:false"`
+	BusinessDate string `gorm:"primaryKey;size:10"`
+	LastNo       int    `gorm:"not null"`
+}
+
+func (sequenceRow) TableName() string { return "ticket_sequence" }
+
+// ticketRow is shared by ticket and ticket_history (archived days).
+type ticketRow struct {
+	ID             int64      `gorm:"primaryKey;index:ix_ticket_call,priority:7"`
+	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_issued,priority:1"`
+	IssueServiceID int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:2"`
+	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3;index:ix_ticket_call,priority:3"`
+	SeqNo          int        `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:4"`
+	ServiceID      int64      `gorm:"not null;index:ix_ticket_call,priority:8"`
+	Number         string     `gorm:"size:16;not null"`
+	Priority       int        `gorm:"not null;index:ix_ticket_call,priority:5"`
+	Status         int        `gorm:"not null;index:ix_ticket_call,priority:2"`
+	Lane           int        `gorm:"not null;index:ix_ticket_call,priority:4"`
+	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:6"`
+	WindowNo       *int       ``
+	CallCount      int        `gorm:"not null"`
+	PublicID       string     `gorm:"size:40;not null;uniqueIndex:ux_ticket_public"`
+	Source         string     `gorm:"size:20;not null"`
+	IssuedAt       time.Time  `gorm:"precision:6;not null;index:ix_ticket_issued,priority:2"`
+	CalledAt       *time.Time `gorm:"precision:6"`
+	ServeStartedAt *time.Time `gorm:"precision:6"`
+	FinishedAt     *time.Time `gorm:"precision:6"`
+}
+
+func (ticketRow) TableName() string { return "ticket" }
+
+// historyRow is an archived ticket; same columns, its own indexes.
+type historyRow struct {
+	ID             int64      `gorm:"primaryKey;autoIncrement:false"`
+	BranchID       int64      `gorm:"not null;index:ix_history_issued,priority:1"`
+	IssueServiceID int64      `gorm:"not null"`
+	BusinessDate   string     `gorm:"size:10;not null"`
+	SeqNo          int        `gorm:"not null"`
+	ServiceID      int64      `gorm:"not null"`
+	Number         string     `gorm:"size:16;not null"`
+	Priority       int        `gorm:"not null"`
+	Status         int        `gorm:"not null"`
+	Lane           int        `gorm:"not null"`
+	SortKey        int64      `gorm:"not null"`
+	WindowNo       *int       ``
+	CallCount      int        `gorm:"not null"`
+	PublicID       string     `gorm:"size:40;not null"`
+	Source         string     `gorm:"size:20;not null"`
+	IssuedAt       time.Time  `gorm:"precision:6;not null;index:ix_history_issued,priority:2"`
+	CalledAt       *time.Time `gorm:"precision:6"`
+	ServeStartedAt *time.Time `gorm:"precision:6"`
+	FinishedAt     *time.Time `gorm:"precision:6"`
+}
+
+func (historyRow) TableName() string { return "ticket_history" }
+
+type eventRow struct {
+	BranchID   int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:1"`
+	Version    int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:3"`
+	At         time.Time `gorm:"precision:6;not null;index:ix_event_at"`
+	Kind       string    `gorm:"size:20;not null;index:ix_event_kind,priority:2"`
+	TicketID   *int64    `gorm:"index:ix_event_ticket"`
+	WindowNo   *int      ``
+	FromStatus int       `gorm:"not null"`
+	ToStatus   int       `gorm:"not null"`
+	Actor      string    `gorm:"size:60;not null"`
+	Detail     string    `gorm:"size:4000;not null"` // JSON: the ticket or window after the change
+}
+
+func (eventRow) TableName() string { return "queue_event" }
+
+type settingRow struct {
+	BranchID int64  `gorm:"primaryKey;autoIncrement:false"`
+	Key      string `gorm:"primaryKey;size:40;column:skey"`
+	Value    string `gorm:"size:1000;not null;column:svalue"`
+}
+
+func (settingRow) TableName() string { return "setting" }
+
+type terminalRow struct {
+	ID        int64      `gorm:"primaryKey"`
+	BranchID  int64      `gorm:"not null"`
+	Name      string     `gorm:"size:60;not null"`
+	Role      string     `gorm:"size:10;not null"`
+	WindowNo  int        `gorm:"not null"`
+	TokenHash string     `gorm:"size:64;not null;uniqueIndex:ux_terminal_token"`
+	CreatedAt time.Time  `gorm:"precision:6;not null"`
+	LastSeen  *time.Time `gorm:"precision:6"`
+	Revoked   bool       `gorm:"not null"`
+}
+
+func (terminalRow) TableName() string { return "terminal" }
+
+func allTables() []any {
+	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &sequenceRow{},
+		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}}
+}

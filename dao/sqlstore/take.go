@@ -1,0 +1,125 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+
+	"jiaohao/model"
+)
+
+// TakeTicket issues the next number of a service: one atomic increment of
+// the (branch, service, business date) sequence row, then the ticket, with
+// the unique key as the last guard. Numbers are never made anywhere else.
+func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int, source string) (model.Ticket, error) {
+	if priority != 0 && (priority < model.MinPriority || priority > model.MaxPriority) {
+		return model.Ticket{}, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间，收到 %d", model.MinPriority, model.MaxPriority, priority)
+	}
+	if source == "" {
+		source = "kiosk"
+	}
+	if len(source) > 20 || !utf8.ValidString(source) {
+		return model.Ticket{}, model.Errorf(model.EInvalidInput, "取号来源名称过长")
+	}
+	var out model.Ticket
+	err := s.write(ctx, func(t *txn) error {
+		svc, err := t.serviceByCode(strings.TrimSpace(service))
+		if err != nil {
+			return err
+		}
+		if !svc.Enabled {
+			return model.Errorf(model.EInvalidInput, "业务 %s（%s）已停办", svc.Code, svc.Name)
+		}
+		seq, err := t.nextSeq(svc)
+		if err != nil {
+			return err
+		}
+		width := svc.Width
+		if width == 0 {
+			st, err := t.settings()
+			if err != nil {
+				return err
+			}
+			width = st.NumberWidth
+		}
+		if priority == 0 {
+			priority = svc.Priority
+		}
+		key, err := t.issueKey(svc.ID, seq)
+		if err != nil {
+			return err
+		}
+		row := ticketRow{
+			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
+			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
+			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
+			Source: source, IssuedAt: t.now,
+		}
+		if err := t.Create(&row).Error; err != nil {
+			return err
+		}
+		c, err := t.codes(svc.ID)
+		if err != nil {
+			return err
+		}
+		out = row.toModel(c)
+		t.emit(pendingEvent{kind: model.EvTake, ticket: &out, to: model.Waiting})
+		return nil
+	})
+	return out, err
+}
+
+// sortKeyScale leaves room between two tickets issued a microsecond apart,
+// so a requeued ticket can be placed between them.
+const sortKeyScale = 1000
+
+// issueKey is the new number's place in issue order: its issue time, but
+// never before the service's previous number. The clock is read before the
+// sequence row is locked, so with several kiosks at once the time alone
+// would not follow the numbers (A004 could be called before A002).
+func (t *txn) issueKey(serviceID int64, seq int) (int64, error) {
+	key := t.now.UnixMicro() * sortKeyScale
+	var prev []int64
+	err := t.Raw("SELECT sort_key FROM ticket WHERE branch_id = ? AND issue_service_id = ? AND business_date = ? AND seq_no = ?",
+		t.s.branchID, serviceID, t.date, seq-1).Scan(&prev).Error
+	if err != nil {
+		return 0, err
+	}
+	if len(prev) > 0 && prev[0] >= key {
+		key = prev[0] + sortKeyScale
+	}
+	return key, nil
+}
+
+// nextSeq increments the day's sequence row, creating it at start_no - 1
+// first when the day has none yet (no reset job, no race at midnight).
+func (t *txn) nextSeq(svc serviceRow) (int, error) {
+	where := "branch_id = ? AND service_id = ? AND business_date = ?"
+	n, ok, err := t.s.d.increment(t.DB, "ticket_sequence", "last_no", where, t.s.branchID, svc.ID, t.date)
+	if err != nil || ok {
+		return int(n), err
+	}
+	start := svc.StartNo
+	if start < 1 {
+		start = 1
+	}
+	err = t.s.d.insertIgnore(t.DB, "ticket_sequence", []string{"branch_id", "service_id", "business_date", "last_no"},
+		[]any{t.s.branchID, svc.ID, t.date, start - 1})
+	if err != nil {
+		return 0, err
+	}
+	n, ok, err = t.s.d.increment(t.DB, "ticket_sequence", "last_no", where, t.s.branchID, svc.ID, t.date)
+	if err == nil && !ok {
+		err = errConflict
+	}
+	return int(n), err
+}
+
+// newPublicID is the customer page's key: 128 random bits.
+func newPublicID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

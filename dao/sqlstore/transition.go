@@ -1,0 +1,160 @@
+package sqlstore
+
+import (
+	"context"
+
+	"jiaohao/model"
+)
+
+// step is one state-machine function applied to a loaded ticket inside the
+// transaction; it may also adjust placement (requeue) or check targets.
+type step func(t *txn, cur model.Ticket) (model.Ticket, error)
+
+// transition loads a ticket, applies the model's rule, stores the result
+// guarded by the state it was read in, keeps the windows' current tickets
+// in step and logs one event.
+func (s *GormStore) transition(ctx context.Context, id int64, kind string, fn step) (model.Ticket, error) {
+	var out model.Ticket
+	err := s.write(ctx, func(t *txn) error {
+		var err error
+		out, err = t.apply(id, kind, fn)
+		return err
+	})
+	return out, err
+}
+
+func (t *txn) apply(id int64, kind string, fn step) (model.Ticket, error) {
+	row, err := t.ticket(id)
+	if err != nil {
+		return model.Ticket{}, err
+	}
+	c, err := t.codes(row.ServiceID, row.IssueServiceID)
+	if err != nil {
+		return model.Ticket{}, err
+	}
+	cur := row.toModel(c)
+	next, err := fn(t, cur)
+	if err != nil {
+		return model.Ticket{}, err
+	}
+	if err := t.saveTicket(row, next); err != nil {
+		return model.Ticket{}, err
+	}
+	if err := t.syncWindows(cur, next); err != nil {
+		return model.Ticket{}, err
+	}
+	t.emit(pendingEvent{kind: kind, ticket: &next, windowNo: eventWindow(cur, next), from: cur.Status, to: next.Status})
+	return next, nil
+}
+
+func eventWindow(cur, next model.Ticket) int {
+	if next.Window != 0 {
+		return next.Window
+	}
+	return cur.Window
+}
+
+// saveTicket writes the changed columns only if the row is still as read;
+// otherwise another terminal won the race and the operation is retried.
+func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
+	serviceID := old.ServiceID
+	if c, err := t.codes(old.ServiceID); err != nil {
+		return err
+	} else if n.Service != c[old.ServiceID] {
+		svc, err := t.serviceByCode(n.Service)
+		if err != nil {
+			return err
+		}
+		serviceID = svc.ID
+	}
+	res := t.Exec(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
+		call_count = ?, called_at = ?, serve_started_at = ?, finished_at = ?
+		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ? AND service_id = ? AND COALESCE(window_no, 0) = ?`,
+		int(n.Status), int(n.Lane), n.Priority, n.SortKey, serviceID, intPtr(n.Window), n.CallCount,
+		n.CalledAt, n.ServeStartAt, n.FinishedAt, old.ID, old.Status, old.CallCount, old.SortKey, old.ServiceID, derefInt(old.WindowNo))
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return errConflict
+	}
+	return nil
+}
+
+// held reports whether a ticket in this state occupies its window.
+func held(t model.Ticket) bool {
+	return t.Window != 0 && (t.Status == model.Called || t.Status == model.Serving)
+}
+
+func (t *txn) syncWindows(cur, next model.Ticket) error {
+	if held(cur) && (!held(next) || next.Window != cur.Window) {
+		if err := t.releaseTicket(cur.Window, cur.ID); err != nil {
+			return err
+		}
+	}
+	if held(next) {
+		return t.holdTicket(next.Window, next.ID)
+	}
+	return nil
+}
+
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// Recall re-announces a called ticket at its window.
+func (s *GormStore) Recall(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvRecall, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		return model.Recall(c, window, t.now)
+	})
+}
+
+// Pass marks a called ticket as passed (it keeps its window).
+func (s *GormStore) Pass(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvPass, func(_ *txn, c model.Ticket) (model.Ticket, error) {
+		return model.Pass(c, window)
+	})
+}
+
+// UndoPass calls a passed ticket back to the window that passed it; the
+// window must be open and free.
+func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvUndoPass, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		n, err := model.UndoPass(c, window, t.now)
+		if err != nil {
+			return n, err
+		}
+		w, err := t.window(n.Window)
+		if err != nil {
+			return n, err
+		}
+		if model.WindowStatus(w.Status) != model.WindowOpen {
+			return n, model.Errorf(model.EWindowNotOpen, "%d 号窗口未开放，不能召回过号", n.Window)
+		}
+		return n, t.checkFree(w, model.Serving)
+	})
+}
+
+// StartServing: the customer arrived at the window.
+func (s *GormStore) StartServing(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvStart, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		return model.Start(c, window, t.now)
+	})
+}
+
+// Finish closes the ticket being served.
+func (s *GormStore) Finish(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvFinish, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		return model.Finish(c, window, t.now)
+	})
+}
+
+// Cancel abandons a ticket; its number is not reused.
+func (s *GormStore) Cancel(ctx context.Context, id int64, window int) (model.Ticket, error) {
+	return s.transition(ctx, id, model.EvCancel, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		return model.Cancel(c, window, t.now)
+	})
+}

@@ -1,0 +1,197 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"gorm.io/gorm"
+
+	"jiaohao/model"
+)
+
+// errConflict: another terminal changed the row between our read and our
+// write; the whole operation is retried on fresh data.
+var errConflict = errors.New("concurrent update")
+
+// errSkip: nothing to do (a sweeper found the work already done); the
+// transaction is rolled back and no event is written.
+var errSkip = errors.New("nothing to do")
+
+// txn is one write transaction: the database clock read once, the business
+// date, lazily loaded reference data, and the events to log at the end.
+type txn struct {
+	*gorm.DB
+	s      *GormStore
+	ctx    context.Context
+	now    time.Time
+	date   string
+	svc    map[int64]serviceRow
+	events []pendingEvent
+}
+
+type pendingEvent struct {
+	kind     string
+	ticket   *model.Ticket
+	window   *model.Window
+	device   *model.Device
+	windowNo int
+	from, to model.Status
+	note     string
+}
+
+const maxAttempts = 10
+
+// write runs fn in a transaction and logs its events with the next branch
+// versions as the last statements, retrying deadlocks, busy databases and
+// lost optimistic races.
+func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.writeOnce(ctx, fn)
+		if err == nil {
+			s.notify()
+			return nil
+		}
+		retry := errors.Is(err, errConflict) || s.d.errorKind(err) == errRetry
+		if !retry || attempt == maxAttempts || ctx.Err() != nil {
+			if errors.Is(err, errConflict) {
+				return model.Errorf(model.EConflict, "号码正被其他终端操作，请重试 (busy, try again)")
+			}
+			if errors.Is(err, errSkip) {
+				return err
+			}
+			return s.wrap(err)
+		}
+		time.Sleep(time.Duration(rand.IntN(attempt*2000)+200) * time.Microsecond)
+	}
+}
+
+func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return err
+	}
+	now = now.Truncate(time.Microsecond)
+	db := s.db.WithContext(ctx).Begin()
+	if db.Error != nil {
+		return db.Error
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			db.Rollback()
+		}
+	}()
+	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: now.In(s.loc).Format(time.DateOnly)}
+	if err := fn(t); err != nil {
+		return err
+	}
+	if err := t.logEvents(); err != nil {
+		return err
+	}
+	if err := db.Commit().Error; err != nil {
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// logEvents takes one version per event by incrementing branch.version: the
+// row lock orders commits, so versions become visible without gaps.
+func (t *txn) logEvents() error {
+	actor := model.ActorFrom(t.ctx)
+	if r := []rune(actor); len(r) > 60 {
+		actor = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the server
+	}
+	for _, e := range t.events {
+		if e.device != nil {
+			e.device.Terminal, e.device.At = actor, t.now
+		}
+		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Device: e.device, Note: e.note})
+		row := eventRow{BranchID: t.s.branchID, At: t.now, Kind: e.kind, FromStatus: int(e.from),
+			ToStatus: int(e.to), Actor: actor, Detail: string(detail), WindowNo: intPtr(e.windowNo)}
+		if e.ticket != nil {
+			id := e.ticket.ID
+			row.TicketID = &id
+		}
+		if _, err := t.s.d.appendEvent(t.DB, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *txn) emit(e pendingEvent) { t.events = append(t.events, e) }
+
+// services loads the branch's services once per transaction.
+func (t *txn) services() (map[int64]serviceRow, error) {
+	if t.svc != nil {
+		return t.svc, nil
+	}
+	var rows []serviceRow
+	if err := t.Where("branch_id = ?", t.s.branchID).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	t.svc = make(map[int64]serviceRow, len(rows))
+	for _, r := range rows {
+		t.svc[r.ID] = r
+	}
+	return t.svc, nil
+}
+
+// codes maps service ids to codes; ids name the services a caller is about
+// to look up, so a service created meanwhile is found.
+func (t *txn) codes(ids ...int64) (codes, error) {
+	if c, ok := t.s.codes.get(ids...); ok {
+		return c, nil
+	}
+	t.svc = nil
+	svc, err := t.services()
+	if err != nil {
+		return nil, err
+	}
+	c := make(codes, len(svc))
+	for id, r := range svc {
+		c[id] = r.Code
+	}
+	t.s.codes.set(c)
+	return c, nil
+}
+
+// serviceByCode reads a service's current row; unknown codes are a typed
+// error.
+func (t *txn) serviceByCode(code string) (serviceRow, error) {
+	if t.svc != nil {
+		for _, r := range t.svc {
+			if r.Code == code {
+				return r, nil
+			}
+		}
+	}
+	var rows []serviceRow
+	if err := t.Where("branch_id = ? AND code = ?", t.s.branchID, code).Limit(1).Find(&rows).Error; err != nil {
+		return serviceRow{}, err
+	}
+	if len(rows) == 0 {
+		return serviceRow{}, model.Errorf(model.ENotFound, "没有业务 %q (unknown service)", code)
+	}
+	return rows[0], nil
+}
+
+func (t *txn) settings() (model.Settings, error) {
+	return loadSettings(t.DB, t.s.branchID)
+}
+
+func loadSettings(db *gorm.DB, branchID int64) (model.Settings, error) {
+	var rows []settingRow
+	if err := db.Where("branch_id = ?", branchID).Find(&rows).Error; err != nil {
+		return model.Settings{}, err
+	}
+	raw := make(map[string]string, len(rows))
+	for _, r := range rows {
+		raw[r.Key] = r.Value
+	}
+	return model.ParseSettings(raw), nil
+}

@@ -1,0 +1,52 @@
+package model
+
+import (
+	"context"
+	"time"
+)
+
+// TicketFact is the part of a ticket (live or archived) a report reads.
+type TicketFact struct {
+	ID             int64
+	IssueServiceID int64
+	ServiceID      int64
+	BusinessDate   string
+	Number         string
+	Status         int
+	WindowNo       *int
+	CallCount      int
+	IssuedAt       time.Time
+	CalledAt       *time.Time
+	ServeStartedAt *time.Time
+	FinishedAt     *time.Time
+}
+
+// WindowChange is a window's status from one window event on.
+type WindowChange struct {
+	Window int
+	At     time.Time
+	Status WindowStatus
+}
+
+// ReportFacts is what a report reads over a period [start, end): a scan by
+// range, not a queue operation. The SQL adapter runs the queries; a report
+// through a peer is made by the host, which has them.
+type ReportFacts interface {
+	BranchName(ctx context.Context) (string, error)
+	// Location is the branch's time zone: business dates and the
+	// report's hours are in it.
+	Location() *time.Location
+	Now(ctx context.Context) (time.Time, error)
+	Services(ctx context.Context) ([]Service, error)
+	Windows(ctx context.Context) ([]Window, error)
+	Settings(ctx context.Context) (Settings, error)
+	// EachTicket streams the tickets issued in [start, end), live and
+	// archived, each once, to fn; fn must not keep the pointer.
+	EachTicket(ctx context.Context, start, end time.Time, fn func(*TicketFact)) error
+	// FirstCalls gives the first call of the period's tickets that were
+	// called more than once; a ticket called once has it in CalledAt.
+	FirstCalls(ctx context.Context, start, end time.Time) (map[int64]time.Time, error)
+	// WindowChanges gives each window's status at start (where an earlier
+	// event says it) and the window changes of the period, in order.
+	WindowChanges(ctx context.Context, windows []int, start, end time.Time) (initial map[int]WindowStatus, changes []WindowChange, err error)
+}

@@ -1,0 +1,99 @@
+package model
+
+import (
+	"context"
+	"time"
+)
+
+// The ports below are the queue as the roles see it, split by who needs
+// what. The SQL adapter (dao/sqlstore) implements all of them on a
+// database; the peer adapter (dao/peer) implements them over HTTP to the
+// PC that hosts the branch. Window arguments are the acting window; 0
+// means the manager acting on behalf of any window.
+
+// Queue takes numbers and moves tickets through the state machine.
+type Queue interface {
+	// TakeTicket issues the next number of a service. priority 0 means the
+	// service's own priority.
+	TakeTicket(ctx context.Context, service string, priority int, source string) (Ticket, error)
+	// CallNext claims the next ticket for a window: recall pool first, then
+	// priority, then issue order. service "" means any service the window
+	// serves.
+	CallNext(ctx context.Context, window int, service string) (Ticket, error)
+	Recall(ctx context.Context, id int64, window int) (Ticket, error)
+	Pass(ctx context.Context, id int64, window int) (Ticket, error)
+	UndoPass(ctx context.Context, id int64, window int) (Ticket, error)
+	Requeue(ctx context.Context, id int64, window int) (Ticket, error)
+	StartServing(ctx context.Context, id int64, window int) (Ticket, error)
+	Finish(ctx context.Context, id int64, window int) (Ticket, error)
+	Cancel(ctx context.Context, id int64, window int) (Ticket, error)
+	Transfer(ctx context.Context, id int64, window int, to TransferTarget) (Ticket, error)
+
+	Ticket(ctx context.Context, id int64) (Ticket, error)
+	TicketByPublicID(ctx context.Context, publicID string) (Ticket, error)
+	// Position says how many tickets will be called before this waiting one
+	// and a rough wait estimate.
+	Position(ctx context.Context, id int64) (Position, error)
+
+	SetWindowStatus(ctx context.Context, window int, status WindowStatus) (Window, error)
+	SetWindowServices(ctx context.Context, window int, services []string) (Window, error)
+}
+
+// Live is the state every screen follows: a snapshot, then the events on
+// top of it (Snapshot.Apply).
+type Live interface {
+	// Snapshot is the live state with the version it includes; apply events
+	// with a larger version on top of it.
+	Snapshot(ctx context.Context) (Snapshot, error)
+	// EventsSince returns up to limit events with version > since, in order.
+	EventsSince(ctx context.Context, since int64, limit int) ([]Event, error)
+	// Watch streams committed events with version > since, in order, until
+	// ctx ends. An event of kind EvResync means events were missed (gap,
+	// slow reader, reconnect): reload the Snapshot and continue from its
+	// version. One tail loop per Store serves every watcher.
+	Watch(ctx context.Context, since int64) (<-chan Event, error)
+	// Now is the database clock.
+	Now(ctx context.Context) (time.Time, error)
+}
+
+// Config is the branch's services, windows and settings.
+type Config interface {
+	Windows(ctx context.Context) ([]Window, error)
+	SaveWindow(ctx context.Context, w Window) (Window, error)
+	Services(ctx context.Context) ([]Service, error)
+	SaveService(ctx context.Context, s Service) (Service, error)
+	Settings(ctx context.Context) (Settings, error)
+	SetSetting(ctx context.Context, key, value string) error
+}
+
+// Store is the whole queue of one branch, whether the database is local,
+// shared, or behind a peer server.
+type Store interface {
+	Queue
+	Live
+	Config
+	// Sweep applies the timers: call timeout, recall pool, idle windows.
+	// Safe to run from several PCs at once.
+	Sweep(ctx context.Context) (SweepResult, error)
+	// ReportDevice records that one of this PC's devices (printer, voice,
+	// led) failed, or recovered when fault is "", so the manager sees it.
+	// The PC is the actor of ctx.
+	ReportDevice(ctx context.Context, kind, fault string) error
+	// Engine names the database: sqlite, postgres, mysql or sqlserver (or
+	// the host's engine for a peer client).
+	Engine() string
+	Close() error
+}
+
+type actorKey struct{}
+
+// WithActor names the terminal acting, for the event log.
+func WithActor(ctx context.Context, actor string) context.Context {
+	return context.WithValue(ctx, actorKey{}, actor)
+}
+
+// ActorFrom returns the actor set by WithActor, or "".
+func ActorFrom(ctx context.Context) string {
+	s, _ := ctx.Value(actorKey{}).(string)
+	return s
+}
