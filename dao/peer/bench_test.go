@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"net/http"
 	"slices"
 	"strings"
@@ -73,10 +75,20 @@ func BenchmarkFanout200(b *testing.B) {
 	b.ReportMetric(pct(0.99), "p99-ms")
 }
 
-// HTTP take throughput: 8 kiosks taking numbers at once.
+// HTTP take throughput: 16 kiosks taking numbers at once, on every engine
+// whose server is set.
 func BenchmarkHTTPTake(b *testing.B) {
-	e := newEnv(b, Options{TakePerMinute: -1})
-	benchParallel(b, 8, "takes/s", func(int) (string, string) { return "/api/v1/tickets", `{"service":"A"}` }, http.StatusCreated, e)
+	for _, engine := range daotest.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			st, err := sqlstore.Open(context.Background(), daotest.BenchDSN(b, engine))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { st.Close() })
+			e := newEnvOn(b, st, Options{TakePerMinute: -1})
+			benchParallel(b, 16, "takes/s", func(int) (string, string) { return "/api/v1/tickets", `{"service":"A"}` }, http.StatusCreated, e)
+		})
+	}
 }
 
 // HTTP call throughput: four windows calling at once from a long queue.
