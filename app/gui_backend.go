@@ -220,22 +220,6 @@ func terminalName(cfg screens.Config) string {
 	return cfg.Role + "@" + host
 }
 
-// printerCheck is how often a kiosk looks at the branch's printer setting,
-// so a kiosk started before its host, or a printer changed by the manager,
-// needs no restart.
-const printerCheck = 30 * time.Second
-
-// followPrinter points the kiosk's print queue at the configured printer
-// and keeps it there while the setting changes. Until the setting is read
-// the queue holds its jobs.
-func followPrinter(ctx context.Context, st model.Store, q *printing.PrintQueue, logf func(string, ...any)) {
-	addr, ok := settingValue(ctx, st, "printer", logf)
-	for ok {
-		usePrinter(q, addr, logf)
-		addr, ok = nextValue(ctx, st, "printer", addr, printerCheck)
-	}
-}
-
 // usePrinter points q at the printer at addr; none or a wrong address
 // leaves the number on screen and in the log.
 func usePrinter(q *printing.PrintQueue, addr string, logf func(string, ...any)) {

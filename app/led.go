@@ -2,41 +2,37 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"jiaohao/model"
 	"jiaohao/printing"
 	"jiaohao/screens"
 )
 
-// startLED drives an LED bar from the event stream: a caller's bar shows its
-// window's call, any other role's bar the hall's last calls. What the
-// address leaves out comes from the branch's led_format setting, read
-// before the first line so a bar never shows boxes for want of it, and
-// followed: a manager who fixes the encoding fixes every bar. A dead port
-// is retried and logged; it never blocks the role.
+// startLED drives an LED bar from the followed live state: a caller's bar
+// shows its window's call, any other role's bar the hall's last calls.
+// What the address leaves out comes from the branch's led_format setting,
+// read before the first line so a bar never shows boxes for want of it,
+// and followed: a manager who fixes the encoding fixes every bar, which
+// reopens with the new framing. A dead port is retried and logged; it
+// never blocks the role.
 func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	be.closers = append(be.closers, func() { cancel(); <-done })
 	go func() {
 		defer close(done)
-		format, ok := settingValue(lctx, be.st, "led_format", logf)
-		for ok {
+		stop := func() {}
+		followSetting(lctx, be.st, "led_format", logf, func(format string) {
+			stop()
 			run, restart := context.WithCancel(lctx)
-			var next string
-			var changed bool
-			watched := make(chan struct{})
+			ran := make(chan struct{})
 			go func() {
-				defer close(watched)
-				next, changed = nextValue(run, be.st, "led_format", format, ledCheck)
-				restart()
+				defer close(ran)
+				be.runLED(run, addr, format, cfg, logf)
 			}()
-			be.runLED(run, addr, format, cfg, logf)
-			restart()
-			<-watched
-			format, ok = next, changed
-		}
+			stop = func() { restart(); <-ran }
+		})
+		stop()
 	}()
 }
 
@@ -64,6 +60,3 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.
 	go reportFaults(model.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)
 	printing.RunLEDBoards(ctx, be.st, board)
 }
-
-// ledCheck is how often a bar looks at the branch's led_format.
-var ledCheck = 30 * time.Second

@@ -109,8 +109,6 @@ func TestLEDFlagDrivesCallerBar(t *testing.T) {
 // A manager who changes led_format changes the bars without touching their
 // PCs: the bar reopens with the new framing and shows the current call.
 func TestLEDFollowsBranchFormat(t *testing.T) {
-	defer func(old time.Duration) { ledCheck = old }(ledCheck)
-	ledCheck = 100 * time.Millisecond
 	bar, frames := serialBar(t, 0x03)
 	st := daotest.SQLite(t)
 	ctx, cancel := context.WithCancel(context.Background())

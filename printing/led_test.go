@@ -80,16 +80,26 @@ type lastShown struct{ text string }
 
 func (l *lastShown) Show(s string) { l.text = s }
 
+// The bars read their text off the followed state, step by step.
 func TestLEDBoards(t *testing.T) {
-	call := func(id int64, num string, win int) model.Event {
-		return model.Event{Kind: model.EvCall, Ticket: &model.Ticket{ID: id, Number: num, Window: win, Status: model.Called}}
+	snap := model.Snapshot{}
+	step := func(kind string, tk model.Ticket) model.Change {
+		ev := model.Event{Version: snap.Version + 1, Kind: kind, TicketID: tk.ID, Window: tk.Window, ToStatus: tk.Status, Ticket: &tk}
+		if !snap.Apply(ev) {
+			t.Fatalf("event %d refused", ev.Version)
+		}
+		return model.Change{Snapshot: snap.Clone(), Events: []model.Event{ev}}
+	}
+	call := func(id int64, num string, win int) model.Change {
+		return step(model.EvCall, model.Ticket{ID: id, Number: num, Window: win, Status: model.Called})
 	}
 	win3, hall := &lastShown{}, &lastShown{}
 	w := &LEDBoard{Display: win3, Window: 3}
 	h := &LEDBoard{Display: hall, Lines: 2}
-	for _, ev := range []model.Event{call(1, "A001", 3), call(2, "B001", 1), call(3, "A002", 2), {Kind: model.EvFinish, Ticket: &model.Ticket{ID: 1}}} {
-		w.Apply(ev)
-		h.Apply(ev)
+	for _, c := range []model.Change{call(1, "A001", 3), call(2, "B001", 1), call(3, "A002", 2),
+		step(model.EvFinish, model.Ticket{ID: 1, Number: "A001", Window: 3, Status: model.Done})} {
+		w.Update(c)
+		h.Update(c)
 	}
 	if win3.text != "请 A001 号到 3 号窗口" {
 		t.Errorf("window bar: %q", win3.text)
@@ -97,11 +107,11 @@ func TestLEDBoards(t *testing.T) {
 	if hall.text != "A002→2号窗口  B001→1号窗口" {
 		t.Errorf("hall bar: %q", hall.text)
 	}
-	h.Apply(model.Event{Kind: model.EvRecall, Ticket: &model.Ticket{ID: 2, Number: "B001", Window: 1}})
+	h.Update(step(model.EvRecall, model.Ticket{ID: 2, Number: "B001", Window: 1, Status: model.Called}))
 	if hall.text != "B001→1号窗口  A002→2号窗口" {
 		t.Errorf("hall bar after recall: %q", hall.text)
 	}
-	h.Reset(model.Snapshot{RecentCalls: []model.Ticket{{ID: 9, Number: "V001", Window: 4, Status: model.Called}}})
+	h.Update(model.Change{Reloaded: true, Snapshot: model.Snapshot{RecentCalls: []model.Ticket{{ID: 9, Number: "V001", Window: 4, Status: model.Called}}}})
 	if hall.text != "V001→4号窗口" {
 		t.Errorf("hall bar after reset: %q", hall.text)
 	}

@@ -6,7 +6,6 @@ import (
 	"log"
 	"strconv"
 	"strings"
-	"time"
 
 	"jiaohao/model"
 )
@@ -17,59 +16,62 @@ const defaultLEDTemplate = "请 {number} 号到 {window} 号窗口"
 // Display is what an LED board writes to; *LED is one.
 type Display interface{ Show(text string) }
 
-// LEDBoard turns calls into the text of one bar: a window's bar shows the
-// number called there, a hall bar (Window 0) the last Lines calls.
+// LEDBoard shows calls on one bar: a window's bar the last number called
+// there, a hall bar (Window 0) the last Lines calls. Its text is read off
+// the followed live state (the snapshot's recent calls), so a bar that ran
+// all day and one just started show the same.
 type LEDBoard struct {
 	Display  Display
 	Window   int    // 0: hall bar
 	Lines    int    // calls a hall bar shows; default 1
 	Template string // window bar; default "请 {number} 号到 {window} 号窗口"
-	recent   []model.Ticket
+	shown    string
+	started  bool
 }
 
-// Apply updates the bar for one committed event.
-func (b *LEDBoard) Apply(ev model.Event) {
-	if ev.Ticket == nil || (ev.Kind != model.EvCall && ev.Kind != model.EvRecall) {
+// Update shows the bar's text for one step of the followed state: when the
+// text changes, and again on each call for the bar (a recall calls the
+// same number anew).
+func (b *LEDBoard) Update(c model.Change) {
+	text := b.text(c.Snapshot)
+	if b.started && text == b.shown && !b.calledHere(c.Events) {
 		return
 	}
-	if b.Window != 0 && ev.Ticket.Window != b.Window {
-		return
-	}
-	b.push(*ev.Ticket)
-	b.Display.Show(b.text())
+	b.started, b.shown = true, text
+	b.Display.Show(text)
 }
 
-// Reset shows the state of a snapshot: after start-up or missed events.
-func (b *LEDBoard) Reset(s model.Snapshot) {
-	b.recent = b.recent[:0]
-	for i := len(s.RecentCalls) - 1; i >= 0; i-- { // oldest first
-		t := s.RecentCalls[i]
-		if t.Status == model.Called && (b.Window == 0 || t.Window == b.Window) {
-			b.push(t)
+func (b *LEDBoard) calledHere(events []model.Event) bool {
+	for _, ev := range events {
+		if ev.Ticket != nil && (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) &&
+			(b.Window == 0 || ev.Ticket.Window == b.Window) {
+			return true
 		}
 	}
-	b.Display.Show(b.text())
+	return false
 }
 
-func (b *LEDBoard) push(t model.Ticket) {
+// calls lists what the bar shows, newest call first.
+func (b *LEDBoard) calls(s model.Snapshot) []model.Ticket {
 	keep := max(b.Lines, 1)
 	if b.Window != 0 {
 		keep = 1
 	}
-	for i, r := range b.recent { // a recall moves the number to the front
-		if r.ID == t.ID {
-			b.recent = append(b.recent[:i], b.recent[i+1:]...)
+	var out []model.Ticket
+	for _, t := range s.RecentCalls {
+		if len(out) == keep {
 			break
 		}
+		if t.Window != 0 && (b.Window == 0 || t.Window == b.Window) { // a ticket back in line is at no window
+			out = append(out, t)
+		}
 	}
-	b.recent = append(b.recent, t)
-	if len(b.recent) > keep {
-		b.recent = b.recent[len(b.recent)-keep:]
-	}
+	return out
 }
 
-func (b *LEDBoard) text() string {
-	if len(b.recent) == 0 {
+func (b *LEDBoard) text(s model.Snapshot) string {
+	calls := b.calls(s)
+	if len(calls) == 0 {
 		return ""
 	}
 	if b.Window != 0 {
@@ -77,63 +79,31 @@ func (b *LEDBoard) text() string {
 		if tmpl == "" {
 			tmpl = defaultLEDTemplate
 		}
-		t := b.recent[0]
+		t := calls[0]
 		return strings.NewReplacer("{number}", t.Number, "{window}", strconv.Itoa(t.Window)).Replace(tmpl)
 	}
-	parts := make([]string, 0, len(b.recent))
-	for i := len(b.recent) - 1; i >= 0; i-- { // newest first
-		parts = append(parts, fmt.Sprintf("%s→%d号窗口", b.recent[i].Number, b.recent[i].Window))
+	parts := make([]string, 0, len(calls))
+	for _, t := range calls {
+		parts = append(parts, fmt.Sprintf("%s→%d号窗口", t.Number, t.Window))
 	}
 	return strings.Join(parts, "  ")
 }
 
-// RunLEDBoards drives boards from the store's event stream until ctx ends,
-// reloading the snapshot whenever events were missed or the stream broke.
-func RunLEDBoards(ctx context.Context, st model.Store, boards ...*LEDBoard) error {
-	failures := 0
-	for {
-		err := feedBoards(ctx, st, boards)
-		if ctx.Err() != nil {
-			return nil
+// RunLEDBoards keeps boards on the store's live state until ctx ends,
+// through the model's follower (which reloads the snapshot whenever events
+// were missed or the link broke). It hands each event on by itself, so a
+// hall bar shows every call of a burst in turn.
+func RunLEDBoards(ctx context.Context, live model.Live, boards ...*LEDBoard) {
+	f := model.NewFollower(live, func(c model.Change) {
+		for _, b := range boards {
+			b.Update(c)
 		}
-		failures++
-		if failures == 1 {
+	})
+	f.Batch = 1
+	f.Link = func(err error) {
+		if err != nil {
 			log.Printf("printing: LED event stream: %v", err)
 		}
-		if !sleepCtx(ctx, backoff(failures, time.Second, 30*time.Second)) {
-			return nil
-		}
 	}
-}
-
-func feedBoards(ctx context.Context, st model.Store, boards []*LEDBoard) error {
-	snap, err := st.Snapshot(ctx)
-	if err != nil {
-		return fmt.Errorf("load snapshot: %w", err)
-	}
-	for _, b := range boards {
-		b.Reset(snap)
-	}
-	events, err := st.Watch(ctx, snap.Version)
-	if err != nil {
-		return fmt.Errorf("watch events: %w", err)
-	}
-	for ev := range events {
-		if ev.Kind != model.EvResync && ev.Version <= snap.Version {
-			continue // already in the snapshot
-		}
-		if ev.Kind == model.EvResync {
-			if snap, err = st.Snapshot(ctx); err != nil {
-				return fmt.Errorf("reload snapshot: %w", err)
-			}
-			for _, b := range boards {
-				b.Reset(snap)
-			}
-			continue
-		}
-		for _, b := range boards {
-			b.Apply(ev)
-		}
-	}
-	return fmt.Errorf("event stream closed")
+	f.Run(ctx)
 }

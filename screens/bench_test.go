@@ -2,12 +2,11 @@ package screens
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"testing"
-	"time"
 
 	"jiaohao/model"
+	"jiaohao/model/modeltest"
 )
 
 // benchBuild measures building one role's whole UI on the demo morning,
@@ -50,51 +49,9 @@ func BenchmarkBuildManager(b *testing.B) {
 	benchBuild(b, func(ctx context.Context, st model.Store) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
 }
 
-// simulator makes the events of a busy hall: each ticket is taken,
-// called to one of the windows, served and finished; every tenth is
-// passed instead, and its window calls it back later.
-type simulator struct {
-	version int64
-	seq     int
-	at      time.Time
-	windows int
-}
-
-func (s *simulator) event(kind string, from model.Status, t model.Ticket) model.Event {
-	s.version++
-	s.at = s.at.Add(250 * time.Millisecond)
-	tc := t
-	return model.Event{Version: s.version, At: s.at, Kind: kind, TicketID: t.ID, Window: t.Window, FromStatus: from, ToStatus: t.Status, Ticket: &tc}
-}
-
-// next returns the events of one more customer.
-func (s *simulator) next() []model.Event {
-	s.seq++
-	svc := "A"
-	if s.seq%3 == 0 {
-		svc = "B"
-	}
-	now := s.at
-	t := model.Ticket{ID: int64(s.seq), Number: fmt.Sprintf("%s%03d", svc, s.seq%1000), Service: svc, IssueService: svc,
-		BusinessDate: "2026-03-02", SeqNo: s.seq, Priority: 5, Status: model.Waiting, Lane: model.LaneNormal, IssuedAt: now}
-	evs := []model.Event{s.event(model.EvTake, 0, t)}
-	t.Status, t.Window, t.CallCount, t.CalledAt = model.Called, s.seq%s.windows+1, 1, &now
-	evs = append(evs, s.event(model.EvCall, model.Waiting, t))
-	if s.seq%10 == 0 {
-		t.Status = model.Passed
-		evs = append(evs, s.event(model.EvPass, model.Called, t))
-		t.Status, t.CallCount = model.Called, 2
-		evs = append(evs, s.event(model.EvUndoPass, model.Passed, t))
-	}
-	t.Status = model.Serving
-	evs = append(evs, s.event(model.EvStart, model.Called, t))
-	t.Status = model.Done
-	return append(evs, s.event(model.EvFinish, model.Serving, t))
-}
-
 // stillHall builds a hall on the demo morning and stops its follower, so
 // a benchmark can feed it events itself.
-func stillHall(tb testing.TB) (*Hall, *board) {
+func stillHall(tb testing.TB) (*Hall, *model.Snapshot) {
 	st := newStore(tb)
 	if err := SeedDemo(context.Background(), st); err != nil {
 		tb.Fatal(err)
@@ -110,34 +67,34 @@ func stillHall(tb testing.TB) (*Hall, *board) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return h, &board{Snapshot: snap}
+	return h, &snap
 }
 
 // feed applies events one by one, the way the follower does when they
 // arrive one at a time (its worst case: no batching).
-func feed(h *Hall, b *board, evs []model.Event) {
+func feed(h *Hall, s *model.Snapshot, evs []model.Event) {
 	WithUI(func() {
 		for _, ev := range evs {
-			b.apply(ev)
-			h.show(update{snap: b.clone(), events: []model.Event{ev}})
+			s.Apply(ev)
+			h.show(model.Change{Snapshot: s.Clone(), Events: []model.Event{ev}})
 		}
 	})
 }
 
 func BenchmarkHallApply1000Events(b *testing.B) {
 	h, brd := stillHall(b)
-	sim := &simulator{version: brd.Version, seq: 1000, at: testNow, windows: 8}
+	sim := &modeltest.Simulator{Version: brd.Version, Seq: 1000, At: testNow, Windows: 8}
 	for b.Loop() {
 		b.StopTimer()
 		var evs []model.Event
 		for len(evs) < 1000 {
-			evs = append(evs, sim.next()...)
+			evs = append(evs, sim.Next()...)
 		}
 		evs = evs[:1000]
 		b.StartTimer()
 		feed(h, brd, evs)
 		b.StopTimer()
-		sim.version = brd.Version // the cut may end mid-customer
+		sim.Version = brd.Version // the cut may end mid-customer
 		b.StartTimer()
 	}
 }
@@ -150,7 +107,7 @@ func TestHallMemoryOverAnHour(t *testing.T) {
 		t.Skip("an hour of events takes a while; run without -short")
 	}
 	h, brd := stillHall(t)
-	sim := &simulator{version: brd.Version, seq: 1000, at: testNow, windows: 8}
+	sim := &modeltest.Simulator{Version: brd.Version, Seq: 1000, At: testNow, Windows: 8}
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats
@@ -160,7 +117,7 @@ func TestHallMemoryOverAnHour(t *testing.T) {
 	var marks []uint64
 	for minute := 1; minute <= 60; minute++ {
 		for range 60 { // one customer called per second
-			feed(h, brd, sim.next())
+			feed(h, brd, sim.Next())
 		}
 		if minute%10 == 0 {
 			marks = append(marks, heap())

@@ -23,7 +23,7 @@ type Caller struct {
 
 	// state, UI goroutine only
 	snap model.Snapshot
-	cur  *model.Ticket // called or serving at this window
+	cur  *model.Ticket // what snap says this window holds; set by see only
 	busy bool
 
 	title, info, waiting, msg *widget.Label
@@ -85,14 +85,21 @@ func (c *Caller) build() {
 }
 
 // show takes a new live state; it runs on the UI goroutine.
-func (c *Caller) show(u update) {
-	c.snap = u.snap
+func (c *Caller) show(u model.Change) {
+	c.see(u.Snapshot)
+	c.refresh()
+}
+
+// see makes s the state the caller shows. The current ticket is always the
+// one s puts at this window, so the buttons and the hall never disagree
+// about it: a committed reply only reaches it through s (see act).
+func (c *Caller) see(s model.Snapshot) {
+	c.snap = s
 	c.cur = nil
-	if ws, ok := findWindow(u.snap, c.window); ok && ws.Current != nil && held(*ws.Current) {
+	if ws, ok := findWindow(s, c.window); ok && ws.Current != nil && held(*ws.Current) {
 		t := *ws.Current
 		c.cur = &t
 	}
-	c.refresh()
 }
 
 func (c *Caller) link(up bool) {

@@ -35,13 +35,10 @@ func (c *Caller) act(fn func(ctx context.Context) (model.Ticket, error), announc
 		case err != nil:
 			c.msg.SetText(errText(err))
 		default:
-			// Show the committed result at once; the event that follows
-			// says the same.
-			if held(got) && got.Window == c.window {
-				c.cur = &got
-			} else if c.cur != nil && c.cur.ID == got.ID {
-				c.cur = nil
-			}
+			// Show the committed result at once, as an early step of the
+			// followed state; the event that follows says the same.
+			c.snap.PutCurrent(got)
+			c.see(c.snap)
 			if fault != "" {
 				c.msg.SetText(tr("caller.announce_fault", kv("Fault", fault)))
 			}
@@ -161,9 +158,9 @@ func (c *Caller) doPause() {
 	})
 }
 
-// setWindow puts a committed window state into the local snapshot.
+// setWindow puts a committed window state into the followed state at
+// once; the event that follows says the same.
 func (c *Caller) setWindow(w model.Window) {
-	b := board{Snapshot: c.snap}
-	b.putWindow(w)
-	c.snap = b.Snapshot
+	c.snap.PutWindow(w)
+	c.see(c.snap)
 }

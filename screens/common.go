@@ -23,15 +23,15 @@ type base struct {
 	ctx    context.Context
 	st     model.Store
 	clock  serverClock
-	follow *follower
+	follow *model.Follower
 	wg     sync.WaitGroup
 }
 
 // start begins following the store for v until ctx ends.
 func (b *base) start(ctx context.Context, st model.Store, v view) {
 	b.ctx, b.st = ctx, st
-	b.follow = newFollower(st, v, &b.clock)
-	b.wg.Go(func() { b.follow.run(ctx) })
+	b.follow = follow(st, v, &b.clock)
+	b.wg.Go(func() { b.follow.Run(ctx) })
 }
 
 // Wait returns once every goroutine of the screen has stopped, which they
@@ -39,14 +39,14 @@ func (b *base) start(ctx context.Context, st model.Store, v view) {
 func (b *base) Wait() { b.wg.Wait() }
 
 // Loaded is closed once the first snapshot is on screen.
-func (b *base) Loaded() <-chan struct{} { return b.follow.loaded }
+func (b *base) Loaded() <-chan struct{} { return b.follow.Loaded() }
 
 // Reloads counts the snapshots loaded and Applied the events folded in
 // without one; they show that live updates follow events, not polling.
-func (b *base) Reloads() int64 { return b.follow.reloads.Load() }
+func (b *base) Reloads() int64 { return b.follow.Reloads() }
 
 // Applied counts events folded in without a reload.
-func (b *base) Applied() int64 { return b.follow.applied.Load() }
+func (b *base) Applied() int64 { return b.follow.Applied() }
 
 // async runs work off the UI goroutine with a bounded context and hands
 // its error to done on the UI goroutine.

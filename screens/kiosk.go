@@ -96,12 +96,12 @@ func (k *Kiosk) build() {
 }
 
 // show takes a new live state on the UI goroutine.
-func (k *Kiosk) show(u update) {
-	k.snap = u.snap
-	if u.reloaded {
+func (k *Kiosk) show(u model.Change) {
+	k.snap = u.Snapshot
+	if u.Reloaded {
 		k.loadSettings()
 	}
-	setText(k.branch, u.snap.Branch)
+	setText(k.branch, u.Snapshot.Branch)
 	k.refresh()
 }
 

@@ -81,15 +81,15 @@ func (m *Manager) Content() fyne.CanvasObject { return m.content }
 // show takes a new live state on the UI goroutine. The configuration
 // pages reload from the store after each snapshot: configuration changes
 // always cause one.
-func (m *Manager) show(u update) {
-	m.snap = u.snap
-	m.mon.show(u.snap, healthWarnings(u.snap))
-	m.windows.show(u.snap)
-	if u.reloaded {
+func (m *Manager) show(u model.Change) {
+	m.snap = u.Snapshot
+	m.mon.show(m.snap, healthWarnings(m.snap))
+	m.windows.show(m.snap)
+	if u.Reloaded {
 		m.services.load()
 		m.settings.load()
 		m.terms.load()
-		m.reports.setDate(u.snap.BusinessDate)
+		m.reports.setDate(m.snap.BusinessDate)
 	}
 }
 

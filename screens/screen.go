@@ -110,8 +110,8 @@ func (h *Hall) build() {
 }
 
 // show takes a new live state on the UI goroutine.
-func (h *Hall) show(u update) {
-	s := u.snap
+func (h *Hall) show(u model.Change) {
+	s := u.Snapshot
 	setText(h.branch, s.Branch)
 	h.notice.set(s.Notice)
 	now := inProgress(s)
@@ -156,7 +156,7 @@ func (h *Hall) show(u update) {
 	})
 	// Rows and lines show and hide: lay the screen out again.
 	h.content.Refresh()
-	for _, ev := range u.events {
+	for _, ev := range u.Events {
 		if (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) && ev.Ticket != nil {
 			h.startFlash()
 			select {

@@ -2,8 +2,9 @@
 // (kiosk, caller, hall screen, manager), the setup form and the theme. A
 // screen sees only the queue through model.Store and the devices through the
 // small PrintQueue and Announcer interfaces; it never touches a database
-// driver. Store and network calls run on goroutines, and widgets change
-// only on the UI goroutine through onUI.
+// driver. Each role follows the live state through the model's Follower;
+// store and network calls run on goroutines, and widgets change only on
+// the UI goroutine through onUI.
 package screens
 
 import (

@@ -8,11 +8,6 @@ import (
 	"jiaohao/model"
 )
 
-const (
-	recentCallsShown = 10
-	passedShown      = 50
-)
-
 // Snapshot reads the version first and the state after it: state can only
 // be newer than the version, and events carry their after-state, so
 // applying events > version on top of it is exact.
@@ -52,7 +47,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.RecentCalls, err = s.recentCalls(r, snap.BusinessDate); err != nil {
 		return snap, err
 	}
-	snap.Passed, err = s.tickets(r, "branch_id = ? AND status = 3 AND business_date = ?", []any{s.branchID, snap.BusinessDate}, "called_at DESC", passedShown)
+	snap.Passed, err = s.tickets(r, "branch_id = ? AND status = 3 AND business_date = ?", []any{s.branchID, snap.BusinessDate}, "called_at DESC", model.PassedKept)
 	if err != nil {
 		return snap, err
 	}
@@ -145,14 +140,14 @@ func (s *GormStore) windowStates(r *txn) ([]model.WindowState, error) {
 func (s *GormStore) recentCalls(r *txn, date string) ([]model.Ticket, error) {
 	var evs []eventRow
 	err := r.Select("ticket_id").Where("branch_id = ? AND kind IN ?", s.branchID, []string{model.EvCall, model.EvRecall, model.EvUndoPass}).
-		Order("version DESC").Limit(recentCallsShown * 3).Find(&evs).Error
+		Order("version DESC").Limit(model.RecentCallsKept * 3).Find(&evs).Error
 	if err != nil {
 		return nil, err
 	}
 	var ids []int64
 	seen := map[int64]bool{}
 	for _, e := range evs {
-		if e.TicketID != nil && !seen[*e.TicketID] && len(ids) < recentCallsShown {
+		if e.TicketID != nil && !seen[*e.TicketID] && len(ids) < model.RecentCallsKept {
 			seen[*e.TicketID] = true
 			ids = append(ids, *e.TicketID)
 		}
