@@ -4,7 +4,6 @@ package daotest
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"jiaohao/dao/sqlstore"
 )
 
 // Private is a database server of the test's own, on a spare port with its
@@ -202,19 +203,11 @@ func (p *Private) Start() {
 
 func (p *Private) waitReady() {
 	p.t.Helper()
-	driver, dsn := "pgx", p.DSN
-	if p.engine == "mysql" {
-		driver, dsn = "mysql", fmt.Sprintf("jh:%s@tcp(127.0.0.1:%d)/jiaohao?timeout=2s", privatePassword, p.port)
-	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		db, err := sql.Open(driver, dsn)
-		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			err = db.PingContext(ctx)
-			cancel()
-			db.Close()
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := sqlstore.Ping(ctx, p.DSN)
+		cancel()
 		if err == nil {
 			return
 		}
