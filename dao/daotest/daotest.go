@@ -121,10 +121,19 @@ func FreshDatabase(t testing.TB, dsn string) string {
 
 // BenchDSN is a fresh database of the named engine for a benchmark.
 func BenchDSN(b testing.TB, engine string) string {
-	for _, sv := range servers {
-		if sv.name == engine {
-			return FreshDatabase(b, os.Getenv(sv.env))
-		}
+	if env := ServerEnv(engine); env != "" {
+		return FreshDatabase(b, os.Getenv(env))
 	}
 	return SQLiteDSN(b)
+}
+
+// ServerEnv is the variable that names the server of engine, "" for
+// SQLite (and for a name no test knows).
+func ServerEnv(engine string) string {
+	for _, sv := range servers {
+		if sv.name == engine {
+			return sv.env
+		}
+	}
+	return ""
 }
