@@ -19,13 +19,13 @@ import (
 // history (about a minute of setup on two cores).
 const EnvBenchMillion = "JIAOHAO_BENCH_MILLION"
 
-// EnvBenchEngine runs the benchmarks on "postgres" or "mysql" (a fresh
-// database on the server named by the daotest DSN variable) instead of
-// SQLite.
+// EnvBenchEngine runs the benchmarks on "postgres", "mysql" or
+// "sqlserver" (a fresh database on the server named by the daotest DSN
+// variable) instead of SQLite.
 const EnvBenchEngine = "JIAOHAO_BENCH_ENGINE"
 
 func benchStore(b *testing.B) *sqlstore.GormStore {
-	env := map[string]string{"postgres": daotest.EnvPostgres, "mysql": daotest.EnvMySQL}[os.Getenv(EnvBenchEngine)]
+	env := daotest.ServerEnv(os.Getenv(EnvBenchEngine))
 	if env == "" {
 		return daotest.SQLite(b)
 	}

@@ -10,17 +10,10 @@ package daotest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	_ "github.com/go-sql-driver/mysql"
-	_ "github.com/jackc/pgx/v5/stdlib"
-	_ "github.com/microsoft/go-mssqldb"
 
 	"jiaohao/dao/sqlstore"
 )
@@ -33,6 +26,19 @@ const (
 	EnvMSSQL    = "JIAOHAO_TEST_MSSQL_DSN" // sqlserver://user:pass@host:1433?database=…
 	EnvRequire  = "JIAOHAO_TEST_REQUIRE_SERVERS"
 )
+
+// servers are the server engines tests cover, each with the variable that
+// names its server.
+var servers = []struct {
+	name, env string
+	required  bool // by JIAOHAO_TEST_REQUIRE_SERVERS=1
+}{
+	{"postgres", EnvPostgres, true},
+	{"mysql", EnvMySQL, true},
+	// SQL Server cannot run on the CI machine; it is tested wherever the
+	// variable points at one.
+	{"sqlserver", EnvMSSQL, false},
+}
 
 // SQLite opens a Store on a new database file in t.TempDir().
 func SQLite(t testing.TB) *sqlstore.GormStore {
@@ -60,7 +66,7 @@ func open(t testing.TB, dsn string) *sqlstore.GormStore {
 // servers whose DSN is set.
 func Engines() []string {
 	out := []string{"sqlite"}
-	for _, e := range []struct{ name, env string }{{"postgres", EnvPostgres}, {"mysql", EnvMySQL}, {"sqlserver", EnvMSSQL}} {
+	for _, e := range servers {
 		if os.Getenv(e.env) != "" {
 			out = append(out, e.name)
 		}
@@ -80,13 +86,11 @@ func Each(t *testing.T, fn func(t *testing.T, s *sqlstore.GormStore)) {
 func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, SQLiteDSN(t)) })
-	for _, e := range []struct{ name, env string }{{"postgres", EnvPostgres}, {"mysql", EnvMySQL}, {"sqlserver", EnvMSSQL}} {
+	for _, e := range servers {
 		t.Run(e.name, func(t *testing.T) {
 			dsn := os.Getenv(e.env)
 			if dsn == "" {
-				// SQL Server cannot run on the CI machine; it is tested
-				// wherever the variable points at one.
-				if os.Getenv(EnvRequire) == "1" && e.name != "sqlserver" {
+				if os.Getenv(EnvRequire) == "1" && e.required {
 					t.Fatalf("%s is not set but %s=1: this run must test %s", e.env, EnvRequire, e.name)
 				}
 				t.Skipf("%s not set: %s not tested", e.env, e.name)
@@ -100,63 +104,36 @@ func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
 // the DSN pointing at it; the database is dropped when the test ends.
 func FreshDatabase(t testing.TB, dsn string) string {
 	t.Helper()
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("bad test DSN %s: %v", sqlstore.Redact(dsn), err)
-	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "jt_" + hex.EncodeToString(b)
-	driver, admin := "pgx", dsn
-	switch {
-	case strings.HasPrefix(u.Scheme, "mysql"):
-		pass, _ := u.User.Password()
-		driver, admin = "mysql", u.User.Username()+":"+pass+"@tcp("+u.Host+")/"
-	case u.Scheme == "sqlserver":
-		driver = "sqlserver"
-	}
-	db, err := sql.Open(driver, admin)
+	fresh, err := sqlstore.CreateDatabase(context.Background(), dsn, name)
 	if err != nil {
-		t.Fatalf("connect %s: %v", sqlstore.Redact(dsn), err)
-	}
-	defer db.Close()
-	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
 		t.Fatalf("create test database on %s: %v", sqlstore.Redact(dsn), err)
 	}
 	t.Cleanup(func() {
-		db, err := sql.Open(driver, admin)
-		if err == nil {
-			switch driver {
-			case "pgx":
-				_, _ = db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-			case "sqlserver":
-				_, _ = db.Exec("ALTER DATABASE " + name + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE")
-				_, _ = db.Exec("DROP DATABASE IF EXISTS " + name)
-			default:
-				_, _ = db.Exec("DROP DATABASE IF EXISTS " + name)
-			}
-			db.Close()
+		if err := sqlstore.DropDatabase(context.Background(), dsn, name); err != nil {
+			t.Logf("drop test database %s on %s: %v", name, sqlstore.Redact(dsn), err)
 		}
 	})
-	if driver == "sqlserver" {
-		q := u.Query()
-		q.Set("database", name)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	u.Path = "/" + name
-	return u.String()
+	return fresh
 }
 
 // BenchDSN is a fresh database of the named engine for a benchmark.
 func BenchDSN(b testing.TB, engine string) string {
-	switch engine {
-	case "postgres":
-		return FreshDatabase(b, os.Getenv(EnvPostgres))
-	case "mysql":
-		return FreshDatabase(b, os.Getenv(EnvMySQL))
-	case "sqlserver":
-		return FreshDatabase(b, os.Getenv(EnvMSSQL))
+	if env := ServerEnv(engine); env != "" {
+		return FreshDatabase(b, os.Getenv(env))
 	}
 	return SQLiteDSN(b)
+}
+
+// ServerEnv is the variable that names the server of engine, "" for
+// SQLite (and for a name no test knows).
+func ServerEnv(engine string) string {
+	for _, sv := range servers {
+		if sv.name == engine {
+			return sv.env
+		}
+	}
+	return ""
 }

@@ -4,8 +4,6 @@ package daotest
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -16,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"jiaohao/dao/sqlstore"
 )
 
 // Private is a database server of the test's own, on a spare port with its
@@ -30,10 +30,18 @@ type Private struct {
 	t      testing.TB
 	dir    string
 	port   int
-	engine string
-	extra  []string      // more server options
-	cmd    *exec.Cmd     // mariadbd while running
-	exited chan struct{} // closed when cmd has exited
+	engine string // for messages
+	kind   server
+}
+
+// server is what each kind of private server does its own way.
+type server interface {
+	start(p *Private)
+	// stop shuts the server down as an operator would.
+	stop(p *Private)
+	kill(p *Private)
+	// mainPID is the server's main process, 0 when it is not running.
+	mainPID(p *Private) int
 }
 
 // privatePassword is the password of the private servers' test user.
@@ -105,116 +113,23 @@ func run(t testing.TB, cmd *exec.Cmd) {
 	}
 }
 
-// PrivatePostgres starts a new PostgreSQL cluster (initdb, pg_ctl) on a
-// spare port. It is stopped and removed when the test ends.
-func PrivatePostgres(t testing.TB) *Private {
-	t.Helper()
-	initdb := needServerTool(t, "/usr/lib/postgresql/*/bin/initdb", "initdb")
-	p := &Private{t: t, engine: "postgres", Password: privatePassword, port: freePort(t)}
-	p.dir = privateDir(t, "postgres", "jiaohao-pg-")
-	pw := filepath.Join(p.dir, "pw")
-	if err := os.WriteFile(pw, []byte(privatePassword+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run(t, serviceUser("postgres", exec.Command(initdb, "-D", p.data(), "-U", "postgres", "--pwfile", pw,
-		"-A", "scram-sha-256", "-E", "UTF8", "--locale", "C", "--no-sync")))
-	p.DSN = fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/postgres", privatePassword, p.port)
-	t.Cleanup(func() {
-		for _, pid := range p.pids() { // a test that failed while frozen
-			_ = syscall.Kill(pid, syscall.SIGCONT)
-		}
-		_ = p.pgCtl("stop", "-m", "immediate").Run()
-	})
-	p.Start()
-	return p
-}
-
 func (p *Private) data() string { return filepath.Join(p.dir, "data") }
-
-func (p *Private) pgCtl(args ...string) *exec.Cmd {
-	ctl := filepath.Join(filepath.Dir(needServerTool(p.t, "/usr/lib/postgresql/*/bin/pg_ctl", "pg_ctl")), "pg_ctl")
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", p.port, p.dir)
-	all := append([]string{"-D", p.data(), "-l", filepath.Join(p.dir, "log"), "-o", opts, "-w", "-t", "60"}, args...)
-	return serviceUser("postgres", exec.Command(ctl, all...))
-}
-
-// PrivateMariaDB starts a new MariaDB server (mariadb-install-db,
-// mariadbd) on a spare port with its own socket and data directory; extra
-// are more mariadbd options (--ssl-cert=…).
-func PrivateMariaDB(t testing.TB, extra ...string) *Private {
-	t.Helper()
-	install := needServerTool(t, "mariadb-install-db", "mysql_install_db")
-	needServerTool(t, "/usr/sbin/mariadbd", "mariadbd")
-	p := &Private{t: t, engine: "mysql", Password: privatePassword, port: freePort(t), extra: extra}
-	p.dir = privateDir(t, "mysql", "jiaohao-my-")
-	init := fmt.Sprintf(`CREATE USER IF NOT EXISTS 'jh'@'127.0.0.1' IDENTIFIED BY '%s';
-GRANT ALL ON *.* TO 'jh'@'127.0.0.1';
-CREATE DATABASE IF NOT EXISTS jiaohao;
-`, privatePassword)
-	if err := os.WriteFile(filepath.Join(p.dir, "init.sql"), []byte(init), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--no-defaults", "--datadir=" + p.data(), "--auth-root-authentication-method=normal",
-		"--skip-test-db", "--innodb-buffer-pool-size=16M"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--user=mysql")
-	}
-	run(t, exec.Command(install, args...))
-	p.DSN = fmt.Sprintf("mysql://jh:%s@127.0.0.1:%d/jiaohao", privatePassword, p.port)
-	t.Cleanup(func() { p.Kill() })
-	p.Start()
-	return p
-}
-
-func (p *Private) mariadbd() *exec.Cmd {
-	bin := needServerTool(p.t, "/usr/sbin/mariadbd", "mariadbd")
-	args := []string{"--no-defaults", "--datadir=" + p.data(), "--port=" + strconv.Itoa(p.port),
-		"--bind-address=127.0.0.1", "--socket=" + filepath.Join(p.dir, "sock"), "--pid-file=" + filepath.Join(p.dir, "pid"),
-		"--log-error=" + filepath.Join(p.dir, "err.log"), "--skip-name-resolve", "--skip-log-bin",
-		"--innodb-buffer-pool-size=16M", "--max-connections=200", "--init-file=" + filepath.Join(p.dir, "init.sql")}
-	args = append(args, p.extra...)
-	if os.Geteuid() == 0 {
-		args = append(args, "--user=mysql")
-	}
-	return exec.Command(bin, args...)
-}
 
 // Start starts the server on its data directory and port and waits until
 // it answers.
 func (p *Private) Start() {
 	p.t.Helper()
-	switch p.engine {
-	case "postgres":
-		if out, err := p.pgCtl("start").CombinedOutput(); err != nil {
-			log, _ := os.ReadFile(filepath.Join(p.dir, "log"))
-			p.t.Fatalf("pg_ctl start: %v\n%s\n%s", err, out, log)
-		}
-	case "mysql":
-		p.cmd = p.mariadbd()
-		if err := p.cmd.Start(); err != nil {
-			p.t.Fatal(err)
-		}
-		p.exited = make(chan struct{})
-		go func(cmd *exec.Cmd, done chan struct{}) { cmd.Wait(); close(done) }(p.cmd, p.exited)
-	}
+	p.kind.start(p)
 	p.waitReady()
 }
 
 func (p *Private) waitReady() {
 	p.t.Helper()
-	driver, dsn := "pgx", p.DSN
-	if p.engine == "mysql" {
-		driver, dsn = "mysql", fmt.Sprintf("jh:%s@tcp(127.0.0.1:%d)/jiaohao?timeout=2s", privatePassword, p.port)
-	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		db, err := sql.Open(driver, dsn)
-		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			err = db.PingContext(ctx)
-			cancel()
-			db.Close()
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := sqlstore.Ping(ctx, p.DSN)
+		cancel()
 		if err == nil {
 			return
 		}
@@ -230,29 +145,11 @@ func (p *Private) waitReady() {
 // the server says so to each), or SIGKILL for MariaDB (a crash).
 func (p *Private) Stop() {
 	p.t.Helper()
-	switch p.engine {
-	case "postgres":
-		run(p.t, p.pgCtl("stop", "-m", "fast"))
-	case "mysql":
-		p.Kill()
-	}
+	p.kind.stop(p)
 }
 
 // Kill ends the server at once, without shutting down.
-func (p *Private) Kill() {
-	switch p.engine {
-	case "postgres":
-		for _, pid := range p.pids() {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	case "mysql":
-		if p.cmd != nil && p.cmd.Process != nil {
-			_ = p.cmd.Process.Kill()
-			<-p.exited
-			p.cmd = nil
-		}
-	}
-}
+func (p *Private) Kill() { p.kind.kill(p) }
 
 // Freeze stops every process of the server with SIGSTOP: connections stay
 // open and nothing answers, as on a hung server. Thaw resumes them.
@@ -277,20 +174,7 @@ func (p *Private) signal(sig syscall.Signal) {
 // pids is the server's main process and all its children (PostgreSQL's
 // backends and helpers), main process first.
 func (p *Private) pids() []int {
-	main := 0
-	switch p.engine {
-	case "postgres":
-		b, err := os.ReadFile(filepath.Join(p.data(), "postmaster.pid"))
-		if err != nil {
-			return nil
-		}
-		main, _ = strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-	case "mysql":
-		if p.cmd == nil || p.cmd.Process == nil {
-			return nil
-		}
-		main = p.cmd.Process.Pid
-	}
+	main := p.kind.mainPID(p)
 	if main <= 0 {
 		return nil
 	}

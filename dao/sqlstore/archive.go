@@ -63,11 +63,9 @@ func (s *GormStore) archiveBatch(ctx context.Context, cutoff time.Time, batch in
 	err := s.write(ctx, func(t *txn) error {
 		n = 0 // the transaction may be retried
 		q := t.Where("branch_id = ? AND issued_at < ?", s.branchID, cutoff).Order("issued_at, id").Limit(batch)
-		if name := s.d.name(); name == "postgres" || name == "mysql" {
-			// A clerk finishing a forgotten ticket must not be lost
-			// between the copy and the delete.
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
+		// A clerk finishing a forgotten ticket must not be lost between
+		// the copy and the delete.
+		q = s.d.lockRead(q)
 		var rows []ticketRow
 		if err := q.Find(&rows).Error; err != nil || len(rows) == 0 {
 			return err

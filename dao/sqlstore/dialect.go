@@ -5,21 +5,49 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
-// dialect is the one seam where the engines differ: reading the clock,
-// "increment and return", "insert unless present", and claiming the next
-// ticket with row locks that skip what other windows hold. Everything else
-// is portable SQL in the shared code.
+// dialects are the engines a DSN may name, in the order the message for an
+// unknown one lists them.
+var dialects = []dialect{sqliteDialect{}, postgresDialect{}, mysqlDialect{}, mssqlDialect{}}
+
+// dialect is the one seam where the engines differ: the DSN and the pool,
+// what the migration adds beyond the tables, reading the clock, "increment
+// and return", "insert unless present", and claiming the next ticket with
+// row locks that skip what other windows hold. Everything else is portable
+// SQL in the shared code; adding an engine is one dialect file and one
+// entry in dialects.
 type dialect interface {
 	name() string
+	// schemes are the DSN schemes that name this engine, in lower case.
+	schemes() []string
+	// form is how its DSN is written, for the message that lists them.
+	form() string
+	// target turns a DSN of one of its schemes into the driver's DSN,
+	// checking every parameter; isolation is the session variable MySQL
+	// sets the isolation level with.
+	target(dsn, isolation string) (target, error)
 	// connect opens the pool on the driver's DSN (no connection is made
 	// yet) and the GORM dialector over it.
 	connect(dsn string) (*sql.DB, gorm.Dialector, error)
+	// sizePool sizes the pool; n is the DSN's pool=N, 0 when not given.
+	sizePool(db *sql.DB, n int)
+	// migrate creates what the tables alone do not hold (SQL Server's
+	// procedure); it runs after AutoMigrate on every open.
+	migrate(db *gorm.DB) error
+	// scratch says how to create and drop the database name on the server
+	// u reaches, for tests and tools that need an empty one.
+	scratch(u *url.URL, name string) (scratchDB, error)
+	// lockRead makes q, a read inside a write transaction, lock the rows
+	// it returns until the transaction ends, where another writer could
+	// change them in between.
+	lockRead(q *gorm.DB) *gorm.DB
 	// now reads the database clock (UTC).
 	now(ctx context.Context, db *gorm.DB) (time.Time, error)
 	// increment adds 1 to column in the rows matched by where and returns
@@ -142,3 +170,21 @@ func placeholders(n int) string {
 func insertSQL(verb, table string, cols []string, suffix string) string {
 	return fmt.Sprintf("%s %s (%s) VALUES (%s)%s", verb, table, strings.Join(cols, ", "), placeholders(len(cols)), suffix)
 }
+
+// incrementReturning is increment for engines with UPDATE … RETURNING.
+func incrementReturning(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
+	var out []int64
+	err := db.Raw("UPDATE "+table+" SET "+column+" = "+column+" + 1 WHERE "+where+" RETURNING "+column, args...).Scan(&out).Error
+	if err != nil || len(out) == 0 {
+		return 0, false, err
+	}
+	return out[0], true, nil
+}
+
+// insertOnConflict is insertIgnore for engines with ON CONFLICT DO NOTHING.
+func insertOnConflict(db *gorm.DB, table string, cols []string, vals []any) error {
+	return db.Exec(insertSQL("INSERT INTO", table, cols, " ON CONFLICT DO NOTHING"), vals...).Error
+}
+
+// forUpdate is lockRead for engines with SELECT … FOR UPDATE.
+func forUpdate(q *gorm.DB) *gorm.DB { return q.Clauses(clause.Locking{Strength: "UPDATE"}) }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	_ "embed"
 	"errors"
+	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -25,10 +27,84 @@ type mssqlDialect struct{}
 
 func (mssqlDialect) name() string { return "sqlserver" }
 
+func (mssqlDialect) schemes() []string { return []string{"sqlserver"} }
+
+func (mssqlDialect) form() string { return "sqlserver://…" }
+
+// mssqlParams are the query parameters passed to the driver; anything else
+// is refused, so a mistyped "encrypt" cannot silently connect in clear text.
+var mssqlParams = []string{"app name", "applicationintent", "certificate", "connection timeout", "database",
+	"dial timeout", "encrypt", "failoverpartner", "failoverport", "hostnameincertificate", "keepalive",
+	"multisubnetfailover", "packet size", "password", "serverspn", "tlsmin", "trustservercertificate",
+	"user id", "workstation id"}
+
+// target: the database is a parameter, and parameter names are
+// case-insensitive, as the driver reads them.
+func (mssqlDialect) target(dsn, _ string) (target, error) {
+	return urlTarget(dsn, "SQL Server", "sqlserver://user:pass@host:1433?database=db", true, mssqlTarget)
+}
+
+func mssqlTarget(u *url.URL) (target, error) {
+	q, err := knownParams(u.Query(), mssqlParams, "SQL Server", true)
+	if err != nil {
+		return target{}, err
+	}
+	setDefault(q, "dial timeout", "4") // whole seconds: under connectTimeout
+	setDefault(q, "connection timeout", strconv.Itoa(int(ioTimeout/time.Second)))
+	u.RawQuery = q.Encode()
+	return target{dsn: u.String()}, nil
+}
+
 func (mssqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 	db, err := openMSSQL(dsn)
 	return db, sqlserver.New(sqlserver.Config{Conn: db}), err
 }
+
+func (mssqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
+
+// migrate creates usp_CallNext, the claim's stored procedure.
+func (mssqlDialect) migrate(db *gorm.DB) error {
+	if err := installProcedure(db); err != nil {
+		return fmt.Errorf("creating usp_CallNext: %w", err)
+	}
+	return nil
+}
+
+// uspMarker is the version line inside usp_CallNext; a database that has it
+// is left alone, so PCs opening the database do not ALTER the procedure
+// (which would briefly block every window's calls).
+const uspMarker = "jiaohao:usp_CallNext:v2"
+
+func installProcedure(db *gorm.DB) error {
+	var def *string
+	if err := db.Raw("SELECT OBJECT_DEFINITION(OBJECT_ID(N'dbo.usp_CallNext', N'P'))").Scan(&def).Error; err != nil {
+		return err
+	}
+	if def != nil && strings.Contains(*def, uspMarker) {
+		return nil
+	}
+	if def == nil {
+		if err := db.Exec("EXEC(N'CREATE PROCEDURE dbo.usp_CallNext AS RETURN 0')").Error; err != nil {
+			return err
+		}
+	}
+	return db.Exec(uspCallNext).Error
+}
+
+// scratch: a database still in use cannot be dropped; SINGLE_USER ends the
+// sessions left open first.
+func (mssqlDialect) scratch(u *url.URL, name string) (scratchDB, error) {
+	c := *u
+	q := c.Query()
+	q.Set("database", name)
+	c.RawQuery = q.Encode()
+	return scratchDB{admin: u.String(), dsn: c.String(), drop: []string{
+		"ALTER DATABASE " + name + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE", "DROP DATABASE IF EXISTS " + name}}, nil
+}
+
+// lockRead leaves the read as it is: T-SQL has no FOR UPDATE (it locks
+// with table hints, which GORM's query does not carry).
+func (mssqlDialect) lockRead(q *gorm.DB) *gorm.DB { return q }
 
 func (mssqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 	var t time.Time

@@ -2,14 +2,24 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"net/url"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 	gormmysql "gorm.io/driver/mysql"
 	"gorm.io/gorm"
+
+	"jiaohao/model"
 )
 
 // mysqlDialect covers MariaDB (10.6+) and MySQL 8. Sessions run READ
@@ -18,6 +28,92 @@ import (
 type mysqlDialect struct{}
 
 func (mysqlDialect) name() string { return "mysql" }
+
+func (mysqlDialect) schemes() []string { return []string{"mysql", "mariadb"} }
+
+func (mysqlDialect) form() string { return "mysql://…" }
+
+// mysqlParams are the query parameters passed to the driver; anything else
+// is refused, so a mistyped "tls" cannot silently connect in clear text.
+var mysqlParams = []string{"allowCleartextPasswords", "allowNativePasswords", "readTimeout",
+	"ssl-ca", "timeout", "tls", "writeTimeout"}
+
+func (mysqlDialect) target(dsn, isolation string) (target, error) {
+	return urlTarget(dsn, "MySQL", "mysql://user:pass@host:3306/db", true, func(u *url.URL) (target, error) { return mysqlTarget(u, isolation) })
+}
+
+func mysqlTarget(u *url.URL, isolation string) (target, error) {
+	q, err := knownParams(u.Query(), mysqlParams, "MySQL", false)
+	if err != nil {
+		return target{}, err
+	}
+	cfg := mysql.NewConfig()
+	cfg.User = u.User.Username()
+	cfg.Passwd, _ = u.User.Password()
+	cfg.Net, cfg.Addr, cfg.DBName = "tcp", u.Host, strings.TrimPrefix(u.Path, "/")
+	cfg.ParseTime, cfg.Loc = true, time.UTC
+	cfg.Timeout, cfg.ReadTimeout, cfg.WriteTimeout = connectTimeout, ioTimeout, ioTimeout
+	cfg.Params = map[string]string{isolation: "'READ-COMMITTED'"}
+	for name, d := range map[string]*time.Duration{"timeout": &cfg.Timeout, "readTimeout": &cfg.ReadTimeout, "writeTimeout": &cfg.WriteTimeout} {
+		if v := q.Get(name); v != "" {
+			if *d, err = time.ParseDuration(v); err != nil || *d <= 0 {
+				return target{}, badValue(name, v, "a duration such as 5s")
+			}
+		}
+	}
+	for name, b := range map[string]*bool{"allowCleartextPasswords": &cfg.AllowCleartextPasswords, "allowNativePasswords": &cfg.AllowNativePasswords} {
+		if v := q.Get(name); v != "" {
+			if *b, err = strconv.ParseBool(v); err != nil {
+				return target{}, badValue(name, v, "true, false")
+			}
+		}
+	}
+	switch v := q.Get("tls"); {
+	case q.Get("ssl-ca") != "":
+		if v != "" && v != "true" {
+			return target{}, badValue("tls", v, "true (or leave it out) with ssl-ca")
+		}
+		if cfg.TLSConfig, err = mysqlCA(q.Get("ssl-ca")); err != nil {
+			return target{}, err
+		}
+	case v == "" || oneOf(v, "true", "false", "skip-verify", "preferred"):
+		cfg.TLSConfig = v
+	default:
+		return target{}, badValue("tls", v, "true, false, skip-verify, preferred")
+	}
+	// charset has no Config field in this driver version: it goes in the DSN.
+	return target{dsn: cfg.FormatDSN() + "&charset=utf8mb4"}, nil
+}
+
+// mysqlCA registers a TLS configuration that trusts the CA in file and
+// returns its name for the driver's tls parameter.
+func mysqlCA(file string) (string, error) {
+	pem, err := os.ReadFile(file)
+	pool := x509.NewCertPool()
+	if err != nil || !pool.AppendCertsFromPEM(pem) {
+		return "", model.Errorf(model.EInvalidInput, "无法读取 ssl-ca 证书文件 %s (cannot read the CA certificate file)", file)
+	}
+	sum := sha256.Sum256(pem)
+	name := "jiaohao-" + hex.EncodeToString(sum[:8])
+	if err := mysql.RegisterTLSConfig(name, &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}); err != nil {
+		return "", fmt.Errorf("register TLS config: %w", err)
+	}
+	return name, nil
+}
+
+func (mysqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
+
+func (mysqlDialect) migrate(*gorm.DB) error { return nil }
+
+// scratch: the statements run on the server without a database, since
+// the one the DSN names need not exist.
+func (mysqlDialect) scratch(u *url.URL, name string) (scratchDB, error) {
+	return scratchDB{admin: withPath(u, ""), dsn: withPath(u, name), drop: []string{"DROP DATABASE IF EXISTS " + name}}, nil
+}
+
+// lockRead: READ COMMITTED (set in the DSN) lets another transaction
+// change a row read without a lock.
+func (mysqlDialect) lockRead(q *gorm.DB) *gorm.DB { return forUpdate(q) }
 
 func (mysqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 	db, err := sql.Open("mysql", dsn)

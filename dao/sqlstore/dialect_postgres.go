@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"strings"
 	"time"
 
@@ -13,9 +14,40 @@ import (
 	"gorm.io/gorm"
 )
 
+// postgresDialect shares RETURNING and ON CONFLICT with SQLite through the
+// helpers in dialect.go; the branch lock is an advisory lock.
 type postgresDialect struct{}
 
 func (postgresDialect) name() string { return "postgres" }
+
+func (postgresDialect) schemes() []string { return []string{"postgres", "postgresql"} }
+
+func (postgresDialect) form() string { return "postgres://…" }
+
+// pgParams are the query parameters passed to the driver; anything else is
+// refused, so a mistyped "sslmode" cannot silently connect in clear text.
+var pgParams = []string{"application_name", "connect_timeout", "dbname", "host", "password", "port", "search_path",
+	"sslcert", "sslkey", "sslmode", "sslpassword", "sslrootcert", "sslsni", "target_session_attrs", "user"}
+
+// target: PostgreSQL may name its host in the parameters instead of the
+// URL (a Unix socket).
+func (postgresDialect) target(dsn, _ string) (target, error) {
+	return urlTarget(dsn, "PostgreSQL", "postgres://user:pass@host:5432/db", false, pgTarget)
+}
+
+func pgTarget(u *url.URL) (target, error) {
+	q, err := knownParams(u.Query(), pgParams, "PostgreSQL", false)
+	if err != nil {
+		return target{}, err
+	}
+	if m := q.Get("sslmode"); m != "" && !oneOf(m, "disable", "allow", "prefer", "require", "verify-ca", "verify-full") {
+		return target{}, badValue("sslmode", m, "disable, allow, prefer, require, verify-ca, verify-full")
+	}
+	setDefault(q, "connect_timeout", "4") // whole seconds: under connectTimeout
+	setDefault(q, "sslmode", "disable")
+	u.RawQuery = q.Encode()
+	return target{dsn: u.String()}, nil
+}
 
 func (postgresDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 	db, err := sql.Open("pgx", dsn)
@@ -28,12 +60,26 @@ func (postgresDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) 
 	return t.UTC(), err
 }
 
+func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
+
+func (postgresDialect) migrate(*gorm.DB) error { return nil }
+
+// scratch: the statements run in the database the DSN names (a
+// PostgreSQL session is always in one); FORCE ends sessions left open.
+func (postgresDialect) scratch(u *url.URL, name string) (scratchDB, error) {
+	return scratchDB{admin: u.String(), dsn: withPath(u, name), drop: []string{"DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"}}, nil
+}
+
+// lockRead: READ COMMITTED lets another transaction change a row read
+// without a lock.
+func (postgresDialect) lockRead(q *gorm.DB) *gorm.DB { return forUpdate(q) }
+
 func (postgresDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
-	return sqliteDialect{}.increment(db, table, column, where, args...) // same RETURNING syntax
+	return incrementReturning(db, table, column, where, args...)
 }
 
 func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error {
-	return sqliteDialect{}.insertIgnore(db, table, cols, vals) // same ON CONFLICT syntax
+	return insertOnConflict(db, table, cols, vals)
 }
 
 // claimNext picks with FOR UPDATE SKIP LOCKED and claims in the same

@@ -4,10 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
+
+	"jiaohao/model"
 )
 
 // sqliteDialect: the hosting process is the clock (there is no server), and
@@ -17,6 +23,48 @@ type sqliteDialect struct{}
 
 func (sqliteDialect) name() string { return "sqlite" }
 
+func (sqliteDialect) schemes() []string { return []string{"sqlite"} }
+
+func (sqliteDialect) form() string { return "sqlite:PATH" }
+
+// target: a file path and no parameters but pool=1; the pragmas make every
+// commit durable and wait for the lock instead of failing.
+func (sqliteDialect) target(dsn, _ string) (target, error) {
+	_, rest, _ := strings.Cut(dsn, ":")
+	path := strings.TrimPrefix(rest, "//")
+	if p, raw, ok := strings.Cut(path, "?"); ok {
+		q, err := url.ParseQuery(raw)
+		pool, perr := takePool(q)
+		switch {
+		case perr != nil:
+			return target{}, perr
+		case pool > 1:
+			return target{}, model.Errorf(model.EInvalidInput,
+				"SQLite 数据库只用一个连接，pool 只能为 1 (SQLite uses one connection: pool must be 1)")
+		case err != nil || len(q) > 0:
+			return target{}, model.Errorf(model.EInvalidInput,
+				"sqlite 连接串不接受参数 %q，只写文件路径，例如 sqlite:%s (sqlite takes a file path and no parameters)", raw, p)
+		}
+		path = p
+	}
+	if path == "" {
+		return target{}, model.Errorf(model.EInvalidInput, "sqlite 连接串缺少文件路径，例如 sqlite:/var/lib/jiaohao.db (the sqlite connection string needs a file path)")
+	}
+	if path != ":memory:" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return target{}, model.Errorf(model.EUnavailable, "无法创建数据库目录 %s (cannot create the database folder): %v", filepath.Dir(path), err)
+		}
+	}
+	// synchronous(FULL): a number committed and printed must survive a
+	// power cut, or the next one would be issued again.
+	q := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
+	tg := target{dsn: path + "?" + q}
+	if path != ":memory:" {
+		tg.file = path
+	}
+	return tg, nil
+}
+
 func (sqliteDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 	db, err := sql.Open(sqlite.DriverName, dsn)
 	return db, &sqlite.Dialector{Conn: db}, err
@@ -25,16 +73,11 @@ func (sqliteDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 func (sqliteDialect) now(context.Context, *gorm.DB) (time.Time, error) { return time.Now().UTC(), nil }
 
 func (sqliteDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
-	var out []int64
-	err := db.Raw("UPDATE "+table+" SET "+column+" = "+column+" + 1 WHERE "+where+" RETURNING "+column, args...).Scan(&out).Error
-	if err != nil || len(out) == 0 {
-		return 0, false, err
-	}
-	return out[0], true, nil
+	return incrementReturning(db, table, column, where, args...)
 }
 
 func (sqliteDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error {
-	return db.Exec(insertSQL("INSERT INTO", table, cols, " ON CONFLICT DO NOTHING"), vals...).Error
+	return insertOnConflict(db, table, cols, vals)
 }
 
 func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
@@ -46,6 +89,20 @@ func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
 	}
 	return ids[0], nil
 }
+
+// sizePool: always one connection (target refuses pool above 1): one
+// writer, so no SQLITE_BUSY inside the process.
+func (sqliteDialect) sizePool(db *sql.DB, _ int) { db.SetMaxOpenConns(1) }
+
+func (sqliteDialect) migrate(*gorm.DB) error { return nil }
+
+func (sqliteDialect) scratch(*url.URL, string) (scratchDB, error) {
+	return scratchDB{}, errors.New("a SQLite database is a file: give a new path instead")
+}
+
+// lockRead: every transaction begins immediate (_txlock), holding the
+// one write lock, so no other writer runs in between.
+func (sqliteDialect) lockRead(q *gorm.DB) *gorm.DB { return q }
 
 // lockBranch: SQLite's one writer already is the branch-wide lock.
 func (sqliteDialect) lockBranch(*gorm.DB, int64) error { return nil }

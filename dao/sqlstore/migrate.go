@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -11,41 +10,19 @@ import (
 	"jiaohao/model"
 )
 
-// migrate creates or updates the tables, the SQL Server procedure, and
-// seeds a fresh database with one working branch. Safe to run from several
-// PCs at once: every seed insert ignores rows that already exist.
+// migrate creates or updates the tables and what the dialect adds to them
+// (SQL Server's procedure), and seeds a fresh database with one working
+// branch. Safe to run from several PCs at once: every seed insert ignores
+// rows that already exist.
 func (s *GormStore) migrate(ctx context.Context) error {
 	db := s.db.WithContext(ctx)
 	if err := db.AutoMigrate(allTables()...); err != nil {
 		return err
 	}
-	if s.d.name() == "sqlserver" {
-		if err := installProcedure(db); err != nil {
-			return fmt.Errorf("creating usp_CallNext: %w", err)
-		}
-	}
-	return s.seed(ctx)
-}
-
-// uspMarker is the version line inside usp_CallNext; a database that has it
-// is left alone, so PCs opening the database do not ALTER the procedure
-// (which would briefly block every window's calls).
-const uspMarker = "jiaohao:usp_CallNext:v2"
-
-func installProcedure(db *gorm.DB) error {
-	var def *string
-	if err := db.Raw("SELECT OBJECT_DEFINITION(OBJECT_ID(N'dbo.usp_CallNext', N'P'))").Scan(&def).Error; err != nil {
+	if err := s.d.migrate(db); err != nil {
 		return err
 	}
-	if def != nil && strings.Contains(*def, uspMarker) {
-		return nil
-	}
-	if def == nil {
-		if err := db.Exec("EXEC(N'CREATE PROCEDURE dbo.usp_CallNext AS RETURN 0')").Error; err != nil {
-			return err
-		}
-	}
-	return db.Exec(uspCallNext).Error
+	return s.seed(ctx)
 }
 
 type seedService struct {

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"os"
@@ -56,34 +57,9 @@ const connectTimeout = 4500 * time.Millisecond
 // Open connects to dsn, migrates and seeds it, and returns the Store of
 // branch 1.
 func Open(ctx context.Context, dsn string) (*GormStore, error) {
-	s, err := open(ctx, dsn, isolationVar)
-	if err != nil && strings.Contains(err.Error(), "Unknown system variable '"+isolationVar+"'") {
-		s, err = open(ctx, dsn, "tx_isolation") // MariaDB before 11.1 only knows the old name
-	}
-	return s, err
-}
-
-// isolationVar is MySQL 8's name for the session isolation variable.
-const isolationVar = "transaction_isolation"
-
-func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
-	tg, err := parseDSN(dsn, isolation)
+	tg, pool, dial, err := reach(ctx, dsn)
 	if err != nil {
 		return nil, err
-	}
-	d := tg.d
-	pool, dial, err := d.connect(tg.dsn)
-	if err != nil {
-		return nil, model.Errorf(model.EInvalidInput, "连接串无效 (invalid connection string) %s: %s", Redact(dsn), firstLine(err))
-	}
-	// Connect first, within the timeout and the caller's context: GORM's
-	// own first statements (its ping, MySQL's version query) take no
-	// context, and on a server that accepts but never answers they hung.
-	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
-	if err := pool.PingContext(pingCtx); err != nil {
-		pool.Close()
-		return nil, unreachable(tg, dsn, err)
 	}
 	db, err := gorm.Open(dial, &gorm.Config{
 		Logger:                                   logger.Discard,
@@ -99,8 +75,8 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 	if err != nil {
 		return nil, unreachable(tg, dsn, err)
 	}
-	setPool(sqlDB, d.name(), tg.pool)
-	s := &GormStore{db: db, d: d, branchID: 1}
+	tg.d.sizePool(sqlDB, tg.pool)
+	s := &GormStore{db: db, d: tg.d, branchID: 1}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
@@ -111,6 +87,40 @@ func open(ctx context.Context, dsn, isolation string) (*GormStore, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// reach parses dsn, opens its pool and makes the first connection.
+func reach(ctx context.Context, dsn string) (target, *sql.DB, gorm.Dialector, error) {
+	tg, pool, dial, err := reachAs(ctx, dsn, isolationVar)
+	if err != nil && strings.Contains(err.Error(), "Unknown system variable '"+isolationVar+"'") {
+		return reachAs(ctx, dsn, "tx_isolation") // MariaDB before 11.1 only knows the old name
+	}
+	return tg, pool, dial, err
+}
+
+// isolationVar is MySQL 8's name for the session isolation variable.
+const isolationVar = "transaction_isolation"
+
+// reachAs is reach with the name of MySQL's isolation variable.
+func reachAs(ctx context.Context, dsn, isolation string) (target, *sql.DB, gorm.Dialector, error) {
+	tg, err := parseDSN(dsn, isolation)
+	if err != nil {
+		return tg, nil, nil, err
+	}
+	pool, dial, err := tg.d.connect(tg.dsn)
+	if err != nil {
+		return tg, nil, nil, model.Errorf(model.EInvalidInput, "连接串无效 (invalid connection string) %s: %s", Redact(dsn), firstLine(err))
+	}
+	// Connect first, within the timeout and the caller's context: GORM's
+	// own first statements (its ping, MySQL's version query) take no
+	// context, and on a server that accepts but never answers they hung.
+	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := pool.PingContext(pingCtx); err != nil {
+		pool.Close()
+		return tg, nil, nil, unreachable(tg, dsn, err)
+	}
+	return tg, pool, dial, nil
 }
 
 // unreachable is the one sentence for a database that cannot be opened,

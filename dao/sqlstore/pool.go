@@ -45,15 +45,10 @@ func takePool(q url.Values) (int, error) {
 	return n, nil
 }
 
-// setPool sizes db's pool: SQLite always one connection (one writer, so no
-// SQLITE_BUSY inside the process), a server database pool connections
+// serverPool is sizePool for a server database: pool connections
 // (DefaultPool when 0), all kept open while idle so a burst does not
 // reconnect, and given back to the server after a quiet while.
-func setPool(db *sql.DB, engine string, pool int) {
-	if engine == "sqlite" {
-		db.SetMaxOpenConns(1)
-		return
-	}
+func serverPool(db *sql.DB, pool int) {
 	if pool == 0 {
 		pool = DefaultPool
 	}
