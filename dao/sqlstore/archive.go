@@ -46,6 +46,9 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 			return moved, s.wrap(fmt.Errorf("archive tickets before %s: %w", before, err))
 		}
 		if n < batch {
+			// Best effort: the engine's background analysis gets there
+			// too, only later; the tickets are archived either way.
+			_ = s.RefreshStatistics(ctx)
 			return moved, nil
 		}
 	}

@@ -41,6 +41,9 @@ type dialect interface {
 	// migrate creates what the tables alone do not hold (SQL Server's
 	// procedure); it runs after AutoMigrate on every open.
 	migrate(db *gorm.DB) error
+	// refreshStats brings the planner's statistics of the queue tables up
+	// to date, as the engine's own background analysis would shortly.
+	refreshStats(db *gorm.DB) error
 	// scratch says how to create and drop the database name on the server
 	// u reaches, for tests and tools that need an empty one.
 	scratch(u *url.URL, name string) (scratchDB, error)

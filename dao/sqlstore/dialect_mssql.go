@@ -63,6 +63,15 @@ func (mssqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 func (mssqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
 // migrate creates usp_CallNext, the claim's stored procedure.
+func (mssqlDialect) refreshStats(db *gorm.DB) error {
+	for _, t := range statsTables {
+		if err := db.Exec("UPDATE STATISTICS " + t).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (mssqlDialect) migrate(db *gorm.DB) error {
 	if err := installProcedure(db); err != nil {
 		return fmt.Errorf("creating usp_CallNext: %w", err)

@@ -105,6 +105,10 @@ func (mysqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
 func (mysqlDialect) migrate(*gorm.DB) error { return nil }
 
+func (mysqlDialect) refreshStats(db *gorm.DB) error {
+	return db.Exec("ANALYZE TABLE " + strings.Join(statsTables, ", ")).Error
+}
+
 // scratch: the statements run on the server without a database, since
 // the one the DSN names need not exist.
 func (mysqlDialect) scratch(u *url.URL, name string) (scratchDB, error) {

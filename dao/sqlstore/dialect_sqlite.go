@@ -96,6 +96,15 @@ func (sqliteDialect) sizePool(db *sql.DB, _ int) { db.SetMaxOpenConns(1) }
 
 func (sqliteDialect) migrate(*gorm.DB) error { return nil }
 
+func (sqliteDialect) refreshStats(db *gorm.DB) error {
+	for _, t := range statsTables {
+		if err := db.Exec("ANALYZE " + t).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (sqliteDialect) scratch(*url.URL, string) (scratchDB, error) {
 	return scratchDB{}, errors.New("a SQLite database is a file: give a new path instead")
 }
