@@ -19,7 +19,6 @@ import (
 )
 
 func init() {
-	guiMain = runGUI
 	screens.CheckDevice = checkDevice
 }
 
