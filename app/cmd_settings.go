@@ -96,7 +96,7 @@ func importSettings(prefs *filePrefs, file string, adjust func(*screens.Config),
 		return fmt.Errorf("保存本机设置失败 (cannot save this PC's preferences): %w", err)
 	}
 	where := ""
-	if c.Role == "caller" {
+	if roleSpec(c.Role).Window {
 		where = fmt.Sprintf(", window %d", c.Window)
 	}
 	for _, d := range [][2]string{{"printer", c.Printer}, {"LED bar", c.LED}} {

@@ -41,7 +41,7 @@ const appID = "cn.jiaohao.app"
 func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("", stderr)
 	var f screens.Config
-	fs.StringVar(&f.Role, "role", "", "kiosk, caller, screen or manager")
+	fs.StringVar((*string)(&f.Role), "role", "", model.RoleNames(", ", " or "))
 	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for")
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
@@ -57,7 +57,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	// Check the flags on their own before any window opens.
-	flagged := overrideConfig(screens.Config{Role: "kiosk", Window: 1}, set, f)
+	flagged := overrideConfig(screens.Config{Role: model.RoleKiosk, Window: 1}, set, f)
 	if err := flagged.Validate(); err != nil {
 		return err
 	}
@@ -192,26 +192,20 @@ func (l *launcher) start(cfg screens.Config) {
 	}()
 }
 
-// place sizes the window for its role: the kiosk and the hall screen fill
-// their display, the others open at a working size.
-func (l *launcher) place(w fyne.Window, role string) {
-	switch role {
-	case "kiosk", "screen":
-		if !l.windowed {
-			w.SetFullScreen(true)
-		}
-		w.Resize(fyne.NewSize(1280, 720))
-	case "caller":
-		w.Resize(fyne.NewSize(560, 680))
-	default:
-		w.Resize(fyne.NewSize(1024, 768))
+// place sizes the window for its role: a role customers face fills its
+// display, the others open at a working size with a menu.
+func (l *launcher) place(w fyne.Window, role model.Role) {
+	rs, spec := roleScreens[role], roleSpec(role)
+	if rs.public && !l.windowed {
+		w.SetFullScreen(true)
 	}
-	if role == "caller" || role == "manager" {
+	w.Resize(rs.size)
+	if !rs.public {
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu(screens.Text("menu.app"),
 			fyne.NewMenuItem(screens.Text("menu.setup"), l.setup))))
 	}
 	// Staff reprint a kiosk's last ticket (a jammed or torn slip).
-	if role == "kiosk" {
+	if spec.Printer {
 		w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
 			func(fyne.Shortcut) { l.reprint() })
 	}

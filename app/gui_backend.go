@@ -150,17 +150,18 @@ func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, 
 
 // devices starts the kiosk's printer (its own, else the branch's setting)
 // and the hall's voice from the branch settings; without a configured
-// printer a kiosk logs its tickets.
+// printer a kiosk logs its tickets. The role table says which role has
+// which.
 func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(string, ...any)) {
-	if cfg.Role != "kiosk" && cfg.Role != "screen" {
+	spec := roleSpec(cfg.Role)
+	if !spec.Printer && !spec.Voice {
 		return
 	}
 	set, err := be.st.Settings(ctx)
 	if err != nil {
 		set = model.ParseSettings(nil) // the link is down; defaults until a restart
 	}
-	switch cfg.Role {
-	case "kiosk":
+	if spec.Printer {
 		var loc *time.Location
 		if be.gorm != nil {
 			loc = be.gorm.Location()
@@ -175,7 +176,8 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 			go followPrinter(qctx, be.st, q, logf)
 		}
 		go reportFaults(model.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
-	case "screen":
+	}
+	if spec.Voice {
 		chime := ""
 		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
 			chime = printing.ChimeDefault
@@ -217,7 +219,7 @@ func reportFaults(ctx context.Context, st model.Store, kind string, fault func()
 // database directly (a peer server names it by its token instead).
 func terminalName(cfg screens.Config) string {
 	host, _ := os.Hostname()
-	return cfg.Role + "@" + host
+	return string(cfg.Role) + "@" + host
 }
 
 // printerCheck is how often a kiosk looks at the branch's printer setting,
@@ -272,16 +274,7 @@ func (noPrinter) String() string { return "none" }
 
 // build puts the role's screen in w; it runs on the UI goroutine.
 func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg screens.Config) {
-	switch cfg.Role {
-	case "kiosk":
-		screens.NewKiosk(ctx, w, be.st, be.printer)
-	case "caller":
-		screens.NewCaller(ctx, w, be.st, cfg.Window, nil)
-	case "screen":
-		screens.NewHall(ctx, w, be.st, be.ann)
-	case "manager":
-		screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
-	}
+	roleScreens[cfg.Role].build(ctx, a, w, be, cfg)
 }
 
 // close releases everything in reverse order of opening.

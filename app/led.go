@@ -58,7 +58,7 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.
 	}
 	defer led.Close()
 	board := &printing.LEDBoard{Display: led, Lines: a.Lines}
-	if cfg.Role == "caller" {
+	if roleSpec(cfg.Role).Window {
 		board.Window = cfg.Window
 	}
 	go reportFaults(model.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)

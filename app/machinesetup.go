@@ -55,7 +55,7 @@ func (m machineSetup) get(k string) string { return strings.TrimSpace(m[k]) }
 // that hosting PC with its TOKEN, one given a DB to that database, and one
 // given neither hosts the branch itself, on a database in DataDir.
 func (m machineSetup) config() (screens.Config, error) {
-	c := screens.Config{Role: strings.ToLower(m.get("Role")), Mode: screens.ModeHost, Window: 1, Lang: "zh",
+	c := screens.Config{Role: model.Role(strings.ToLower(m.get("Role"))), Mode: screens.ModeHost, Window: 1, Lang: "zh",
 		Printer: m.get("Printer"), LED: m.get("LED")}
 	if l := m.get("Lang"); l != "" {
 		c.Lang = strings.ToLower(l)

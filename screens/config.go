@@ -8,9 +8,6 @@ import (
 	"jiaohao/model"
 )
 
-// Roles a PC can run.
-var Roles = []string{"kiosk", "caller", "screen", "manager"}
-
 // How a PC reaches the queue.
 const (
 	ModeHost = "host" // this PC hosts the branch: embedded database + peer server
@@ -21,7 +18,7 @@ const (
 // Config is how this PC runs, saved in the Fyne preferences so the next
 // start goes straight to work. Flags override it for one run.
 type Config struct {
-	Role   string
+	Role   model.Role
 	Mode   string
 	Window int    // caller only
 	DSN    string // ModeDB; ModeHost may name its own database too
@@ -50,7 +47,7 @@ const prefPrefix = "jiaohao."
 // ever saved (the setup window is due).
 func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 	c = Config{
-		Role:            p.String(prefPrefix + "role"),
+		Role:            model.Role(p.String(prefPrefix + "role")),
 		Mode:            p.StringWithFallback(prefPrefix+"mode", ModeHost),
 		Window:          p.IntWithFallback(prefPrefix+"window", 1),
 		DSN:             p.String(prefPrefix + "dsn"),
@@ -69,7 +66,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	p.SetString(prefPrefix+"role", c.Role)
+	p.SetString(prefPrefix+"role", string(c.Role))
 	p.SetString(prefPrefix+"mode", c.Mode)
 	p.SetInt(prefPrefix+"window", c.Window)
 	p.SetString(prefPrefix+"dsn", c.DSN)
@@ -85,10 +82,11 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 // Validate says in one sentence what is missing or wrong.
 func (c Config) Validate() error {
 	bad := func(key string) error { return model.Errorf(model.EInvalidInput, "%s", tr(key)) }
+	role, known := c.Role.Spec()
 	switch {
-	case !contains(Roles, c.Role):
+	case !known:
 		return bad("setup.err_role")
-	case c.Role == "caller" && c.Window <= 0:
+	case role.Window && c.Window <= 0:
 		return bad("setup.err_window")
 	case c.Mode == ModePeer && (!strings.HasPrefix(c.Peer, "http://") && !strings.HasPrefix(c.Peer, "https://")):
 		return bad("setup.err_peer")

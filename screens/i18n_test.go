@@ -60,9 +60,9 @@ func TestTranslationsComplete(t *testing.T) {
 	for _, s := range windowStatuses {
 		used["window."+s.String()] = true
 	}
-	for _, r := range Roles {
-		used["role."+r] = true
-		used["title."+r] = true
+	for _, r := range model.Roles() { // every role of the table is named in both languages
+		used[r.Label] = true
+		used[r.Title] = true
 	}
 	for _, k := range settingKeys {
 		used["setting."+k] = true

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/model"
 )
 
 // Setup is the first-run form: the role of this PC, how it reaches the
@@ -35,12 +37,21 @@ type Setup struct {
 // label maps between stored values and what the form shows.
 type label struct{ value, text string }
 
+// roleLabels are the roles of the table, by their translated names.
 func roleLabels() []label {
 	var out []label
-	for _, r := range Roles {
-		out = append(out, label{r, tr("role." + r)})
+	for _, r := range model.Roles() {
+		out = append(out, label{string(r.Role), tr(r.Label)})
 	}
 	return out
+}
+
+// roleOf is the role a label picker shows now (zero when none is chosen),
+// with its row of the table.
+func roleOf(selected string) (model.Role, model.RoleSpec) {
+	r := model.Role(valueOf(roleLabels(), selected))
+	spec, _ := r.Spec()
+	return r, spec
 }
 
 func modeLabels() []label {
@@ -142,7 +153,7 @@ func (s *Setup) build(cfg Config) {
 
 // fill shows cfg in the form.
 func (s *Setup) fill(cfg Config) {
-	s.role.SetSelected(textOf(roleLabels(), cfg.Role))
+	s.role.SetSelected(textOf(roleLabels(), string(cfg.Role)))
 	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
 	s.window.SetText(strconv.Itoa(cfg.Window))
 	s.peer.SetText(cfg.Peer)
@@ -167,9 +178,9 @@ func (s *Setup) arrange() {
 		}
 	}
 	mode := valueOf(modeLabels(), s.mode.Selected)
-	role := valueOf(roleLabels(), s.role.Selected)
-	show(s.windowRow, role == "caller")
-	show(s.printerRow, role == "kiosk")
+	_, role := roleOf(s.role.Selected)
+	show(s.windowRow, role.Window)
+	show(s.printerRow, role.Printer)
 	show(s.peerRows, mode == ModePeer)
 	show(s.dbR, mode == ModeDB)
 }
@@ -177,8 +188,9 @@ func (s *Setup) arrange() {
 // Config is what the form says now.
 func (s *Setup) Config() Config {
 	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
+	role, _ := roleOf(s.role.Selected)
 	return Config{
-		Role:            valueOf(roleLabels(), s.role.Selected),
+		Role:            role,
 		Mode:            valueOf(modeLabels(), s.mode.Selected),
 		Window:          n,
 		Peer:            strings.TrimSpace(s.peer.Text),
@@ -191,10 +203,10 @@ func (s *Setup) Config() Config {
 	}
 }
 
-// kioskPrinter is the printer field when the role is kiosk: other roles
-// print no tickets, and a hidden field must not block saving.
+// kioskPrinter is the printer field when the role prints tickets (the
+// kiosk): other roles print none, and a hidden field must not block saving.
 func (s *Setup) kioskPrinter() string {
-	if valueOf(roleLabels(), s.role.Selected) != "kiosk" {
+	if _, role := roleOf(s.role.Selected); !role.Printer {
 		return ""
 	}
 	return strings.TrimSpace(s.printer.Text)
