@@ -17,6 +17,7 @@ import (
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/screens"
+	"jiaohao/screens/offscreen"
 )
 
 func init() {
@@ -93,7 +94,7 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 		return err
 	}
 
-	test.NewApp().Settings().SetTheme(screens.Theme{})
+	offscreen.NewApp().Settings().SetTheme(screens.Theme{})
 	w := test.NewWindow(nil)
 	w.Resize(size)
 	sctx, cancel := context.WithCancel(ctx)
@@ -102,7 +103,7 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 	be := &backend{st: gs, gorm: gs, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
 	cfg := screens.Config{Role: role, Window: 2, Lang: lang}
 	var s roleView
-	screens.WithUI(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
+	offscreen.Do(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
 	defer func() { cancel(); s.Wait() }()
 	select {
 	case <-s.Loaded():
@@ -113,15 +114,15 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 	}
 	qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer qcancel()
-	if err := screens.Quiet(qctx, 300*time.Millisecond); err != nil {
+	if err := offscreen.Quiet(qctx, 300*time.Millisecond); err != nil {
 		return err
 	}
-	screens.WithUI(func() {
+	offscreen.Do(func() {
 		c := software.NewCanvas()
 		c.SetPadded(w.Padded())
 		c.SetContent(w.Content())
 		c.Resize(size)
-		screens.Settle(c)
+		offscreen.Settle(c)
 		err = png.Encode(out, software.RenderCanvas(c, screens.Theme{}))
 	})
 	return err

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"jiaohao/dao/sqlstore"
+	"jiaohao/screens/offscreen"
 )
 
 // Layout goldens: each role on the demo morning at a fixed size. They
@@ -26,7 +27,7 @@ func demoStore(t *testing.T) *sqlstore.GormStore {
 func assertGolden(t *testing.T, name string, w fyne.Window) {
 	t.Helper()
 	WithUI(func() {
-		Settle(w.Canvas())
+		offscreen.Settle(w.Canvas())
 		test.AssertRendersToMarkup(t, name, w.Canvas())
 	})
 }

@@ -8,7 +8,6 @@ package screens
 
 import (
 	"log"
-	"sync"
 
 	"fyne.io/fyne/v2"
 
@@ -60,43 +59,7 @@ func logf(l *log.Logger, format string, args ...any) {
 	l.Printf(format, args...)
 }
 
-// uiMu serialises widget updates made from goroutines. On a real display
-// fyne.Do already runs them on the one UI goroutine, so the lock is never
-// contended; under the test driver fyne.Do runs the function in place, and
-// the lock is what keeps a test's taps and reads apart from live updates.
-var uiMu sync.Mutex
-
 // onUI runs f on the UI goroutine. Only goroutines call it: a handler that
-// already runs on the UI goroutine changes widgets directly.
-func onUI(f func()) {
-	fyne.Do(func() {
-		uiMu.Lock()
-		f()
-		uiMu.Unlock()
-		uiChanged.fire()
-	})
-}
-
-// uiChanged fires after every update made through onUI, so a caller that
-// needs the screen settled (tests, the screenshot command) waits for it
-// instead of sleeping.
-var uiChanged = &signal{ch: make(chan struct{})}
-
-type signal struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-// C returns a channel closed at the next fire.
-func (s *signal) C() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ch
-}
-
-func (s *signal) fire() {
-	s.mu.Lock()
-	close(s.ch)
-	s.ch = make(chan struct{})
-	s.mu.Unlock()
-}
+// already runs on the UI goroutine changes widgets directly. (Without a
+// display, package offscreen makes the test driver keep the same rule.)
+func onUI(f func()) { fyne.Do(f) }
