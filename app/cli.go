@@ -1,7 +1,8 @@
-// Package app is the command line and the wiring: it parses flags and
-// settings, opens the Store (database or peer server) and hands it to the
-// roles, servers and tools. Each subcommand lives in its own cmd_*.go file
-// and registers itself here.
+// Package app is the command line and the wiring: it owns this PC's setup
+// (Config, kept in the Fyne preferences and carried in settings files),
+// parses flags over it, opens the Store (database or peer server) and
+// hands it to the role's screen (roles.go), the servers and the tools.
+// Each subcommand lives in its own cmd_*.go file and registers itself here.
 package app
 
 import (

@@ -192,7 +192,7 @@ func (d *demo) windows(ctx context.Context, a fyne.App) {
 		}
 		w := a.NewWindow(screens.Title(dt.role, dt.window))
 		w.Resize(dt.size)
-		roleScreens[dt.role].build(ctx, a, w, be, screens.Config{Role: dt.role, Window: dt.window, Lang: "zh"})
+		roleScreens[dt.role].build(ctx, a, w, be, Config{Role: dt.role, Window: dt.window, Lang: "zh"})
 		w.Show()
 	}
 }

@@ -101,7 +101,7 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 	// The demo's devices: a caller shows window 2, and nothing prints or
 	// speaks.
 	be := &backend{st: gs, gorm: gs, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
-	cfg := screens.Config{Role: role, Window: 2, Lang: lang}
+	cfg := Config{Role: role, Window: 2, Lang: lang}
 	var s roleView
 	offscreen.Do(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
 	defer func() { cancel(); s.Wait() }()

@@ -37,7 +37,7 @@ type backend struct {
 }
 
 // connect opens the queue the way cfg says. It runs off the UI goroutine.
-func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any)) (*backend, error) {
+func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backend, error) {
 	be := &backend{}
 	switch cfg.Mode {
 	case screens.ModePeer:
@@ -80,7 +80,7 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 
 // peerHTTP is the HTTP client for the host: one that trusts the pinned
 // certificate when the setup has a fingerprint, else the default.
-func peerHTTP(cfg screens.Config) (*http.Client, error) {
+func peerHTTP(cfg Config) (*http.Client, error) {
 	if cfg.PeerFingerprint == "" {
 		return nil, nil
 	}
@@ -152,7 +152,7 @@ func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, 
 // and the hall's voice from the branch settings; without a configured
 // printer a kiosk logs its tickets. The role table says which role has
 // which.
-func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(string, ...any)) {
+func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ...any)) {
 	spec := roleSpec(cfg.Role)
 	if !spec.Printer && !spec.Voice {
 		return
@@ -217,7 +217,7 @@ func reportFaults(ctx context.Context, st model.Store, kind string, fault func()
 
 // terminalName names this PC in the event log when it writes to the
 // database directly (a peer server names it by its token instead).
-func terminalName(cfg screens.Config) string {
+func terminalName(cfg Config) string {
 	host, _ := os.Hostname()
 	return string(cfg.Role) + "@" + host
 }
@@ -273,7 +273,7 @@ func (n noPrinter) Print(_ context.Context, s printing.Slip) error {
 func (noPrinter) String() string { return "none" }
 
 // build puts the role's screen in w; it runs on the UI goroutine.
-func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg screens.Config) {
+func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg Config) {
 	roleScreens[cfg.Role].build(ctx, a, w, be, cfg)
 }
 
@@ -288,7 +288,7 @@ func (be *backend) close() {
 // overrideConfig applies the flags given on the command line (their values
 // in f) over the saved configuration. --peer or --db choose how to connect; a --role
 // alone on a fresh PC hosts the branch on the embedded database.
-func overrideConfig(c screens.Config, set map[string]bool, f screens.Config) screens.Config {
+func overrideConfig(c Config, set map[string]bool, f Config) Config {
 	if c.Lang == "" {
 		c.Lang = "zh"
 	}

@@ -6,7 +6,6 @@ import (
 
 	"jiaohao/model"
 	"jiaohao/printing"
-	"jiaohao/screens"
 )
 
 // startLED drives an LED bar from the event stream: a caller's bar shows its
@@ -15,7 +14,7 @@ import (
 // before the first line so a bar never shows boxes for want of it, and
 // followed: a manager who fixes the encoding fixes every bar. A dead port
 // is retried and logged; it never blocks the role.
-func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
+func (be *backend) startLED(ctx context.Context, addr string, cfg Config, logf func(string, ...any)) {
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	be.closers = append(be.closers, func() { cancel(); <-done })
@@ -42,7 +41,7 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 
 // runLED shows the calls on one bar set up by addr over format until ctx
 // ends.
-func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.Config, logf func(string, ...any)) {
+func (be *backend) runLED(ctx context.Context, addr, format string, cfg Config, logf func(string, ...any)) {
 	a, err := printing.ParseLEDAddressOver(addr, format)
 	if err != nil {
 		logf("LED: %s", model.ErrorMessage(err))

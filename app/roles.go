@@ -16,7 +16,7 @@ import (
 type roleScreen struct {
 	// build puts the role's screen in w, on be's queue and devices; it
 	// runs on the UI goroutine.
-	build func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg screens.Config) roleView
+	build func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView
 	// size is the desktop window's; shot is the screenshot's default.
 	size, shot fyne.Size
 	// public: customers face it, so it fills its display and has no menu
@@ -33,25 +33,25 @@ type roleView interface {
 
 var roleScreens = map[model.Role]roleScreen{
 	model.RoleKiosk: {
-		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ screens.Config) roleView {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
 			return screens.NewKiosk(ctx, w, be.st, be.printer)
 		},
 		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
 	},
 	model.RoleCaller: {
-		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg screens.Config) roleView {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
 			return screens.NewCaller(ctx, w, be.st, cfg.Window, be.ann)
 		},
 		size: fyne.NewSize(560, 680), shot: fyne.NewSize(560, 640),
 	},
 	model.RoleScreen: {
-		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ screens.Config) roleView {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
 			return screens.NewHall(ctx, w, be.st, be.ann)
 		},
 		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
 	},
 	model.RoleManager: {
-		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg screens.Config) roleView {
+		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
 			return screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
 		},
 		size: fyne.NewSize(1024, 768), shot: fyne.NewSize(1024, 700),

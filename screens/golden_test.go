@@ -72,6 +72,7 @@ func TestGoldenManager(t *testing.T) {
 
 func TestGoldenSetup(t *testing.T) {
 	w := newTestWindow(t, 640, 720)
-	NewSetup(w, fyne.CurrentApp().Preferences(), nil, nil)
+	NewSetup(w, &keeper{}, nil, nil) // a fresh PC
+
 	assertGolden(t, "setup.xml", w)
 }

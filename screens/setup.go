@@ -12,12 +12,14 @@ import (
 )
 
 // Setup is the first-run form: the role of this PC, how it reaches the
-// queue, its window number, the devices plugged into it and language. It saves to the preferences;
-// "try it on this PC" runs the demo instead.
+// queue, its window number, the devices plugged into it and language. Its
+// keeper checks and saves what it says; "try it on this PC" runs the demo
+// instead.
 type Setup struct {
 	w      fyne.Window
-	prefs  fyne.Preferences
-	onDone func(Config)
+	keep   SetupKeeper
+	files  SetupFiles // nil: no export and import
+	onDone func(SetupValues)
 	onDemo func()
 
 	role, mode    *widget.RadioGroup
@@ -86,12 +88,12 @@ func textOf(ls []label, value string) string {
 	return ""
 }
 
-// NewSetup shows the setup form in w, filled from the saved configuration.
-// onDone gets the saved configuration; onDemo (may be nil) runs the demo.
-func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo func()) *Setup {
-	s := &Setup{w: w, prefs: p, onDone: onDone, onDemo: onDemo}
-	cfg, _ := LoadConfig(p)
-	s.build(cfg)
+// NewSetup shows the setup form in w, filled from what k has saved. onDone
+// (may be nil) gets the values k kept; onDemo (may be nil) runs the demo.
+func NewSetup(w fyne.Window, k SetupKeeper, onDone func(SetupValues), onDemo func()) *Setup {
+	s := &Setup{w: w, keep: k, onDone: onDone, onDemo: onDemo}
+	s.files, _ = k.(SetupFiles)
+	s.build(k.Load())
 	w.SetContent(s.content)
 	return s
 }
@@ -99,7 +101,7 @@ func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo fun
 // Content is the form's root object.
 func (s *Setup) Content() fyne.CanvasObject { return s.content }
 
-func (s *Setup) build(cfg Config) {
+func (s *Setup) build(cfg SetupValues) {
 	s.role = widget.NewRadioGroup(texts(roleLabels()), func(string) { s.arrange() })
 	s.role.Horizontal = true
 	s.mode = widget.NewRadioGroup(texts(modeLabels()), func(string) { s.arrange() })
@@ -152,7 +154,7 @@ func (s *Setup) build(cfg Config) {
 }
 
 // fill shows cfg in the form.
-func (s *Setup) fill(cfg Config) {
+func (s *Setup) fill(cfg SetupValues) {
 	s.role.SetSelected(textOf(roleLabels(), string(cfg.Role)))
 	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
 	s.window.SetText(strconv.Itoa(cfg.Window))
@@ -185,11 +187,11 @@ func (s *Setup) arrange() {
 	show(s.dbR, mode == ModeDB)
 }
 
-// Config is what the form says now.
-func (s *Setup) Config() Config {
+// Values are what the form says now.
+func (s *Setup) Values() SetupValues {
 	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
 	role, _ := roleOf(s.role.Selected)
-	return Config{
+	return SetupValues{
 		Role:            role,
 		Mode:            valueOf(modeLabels(), s.mode.Selected),
 		Window:          n,
@@ -213,8 +215,8 @@ func (s *Setup) kioskPrinter() string {
 }
 
 func (s *Setup) submit() {
-	cfg := s.Config()
-	if err := SaveConfig(s.prefs, cfg); err != nil {
+	cfg := s.Values()
+	if err := s.keep.Keep(cfg); err != nil {
 		s.msg.SetText(errText(err))
 		s.msg.Show()
 		return

@@ -1,9 +1,10 @@
 // Package screens owns the desktop user interface: one Fyne view per role
 // (kiosk, caller, hall screen, manager), the setup form and the theme. A
-// screen sees only the queue through model.Store and the devices through the
-// small PrintQueue and Announcer interfaces; it never touches a database
-// driver. Store and network calls run on goroutines, and widgets change
-// only on the UI goroutine through onUI.
+// screen sees only the queue through model.Store, the devices through the
+// small PrintQueue and Announcer interfaces and the PC's setup through a
+// SetupKeeper; it never touches a database driver or the preferences.
+// Store and network calls run on goroutines, and widgets change only on
+// the UI goroutine through onUI.
 package screens
 
 import (
