@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/peer"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
@@ -173,7 +174,7 @@ func seedIfEmpty(ctx context.Context, gs *sqlstore.GormStore) error {
 	if len(snap.RecentCalls) > 0 {
 		return nil
 	}
-	return screens.SeedDemo(ctx, gs)
+	return demodata.Morning(ctx, gs)
 }
 
 // windows opens the demo's terminals; it runs on the UI goroutine. The

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/screens"
@@ -90,7 +91,7 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 		return err
 	}
 	defer gs.Close()
-	if err := screens.SeedDemo(ctx, gs); err != nil {
+	if err := demodata.Morning(ctx, gs); err != nil {
 		return err
 	}
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"jiaohao/app/demodata"
 	"jiaohao/model"
 )
 
@@ -17,7 +18,7 @@ func benchBuild[T interface {
 	Wait()
 }](b *testing.B, mk func(ctx context.Context, st model.Store) T) {
 	st := newStore(b)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -96,7 +97,7 @@ func (s *simulator) next() []model.Event {
 // a benchmark can feed it events itself.
 func stillHall(tb testing.TB) (*Hall, *board) {
 	st := newStore(tb)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		tb.Fatal(err)
 	}
 	w := newTestWindow(tb, 1920, 1080)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/screens/offscreen"
 )
@@ -18,7 +19,7 @@ import (
 func demoStore(t *testing.T) *sqlstore.GormStore {
 	t.Helper()
 	st := newStore(t)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		t.Fatal(err)
 	}
 	return st

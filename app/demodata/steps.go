@@ -1,4 +1,4 @@
-package seedday
+package demodata
 
 import (
 	"fmt"
