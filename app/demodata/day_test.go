@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
-	"jiaohao/app/demodata"
 )
 
 // dayTicket is a ticket row as the test reads it, straight from the table.
