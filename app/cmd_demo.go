@@ -54,24 +54,26 @@ func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 // runs the same paths as a real branch.
 type demo struct {
 	gs      *sqlstore.GormStore
-	clients []model.Store // by demoTerminals; nil for the manager
+	clients []model.Store // by demoTerminals; nil for the one on the database
 	ann     *printing.Announcer
 	closers []func()
 }
 
 // demoTerminals are the demo's windows in the order they open, sized to
-// share one display. The manager works on the database itself (terminals
-// and reports need it); the others reach it through the peer server.
+// share one display. The manager works on the database itself, as on the
+// hosting PC; the others reach it through the peer server with tokens of
+// their own.
 var demoTerminals = []struct {
 	role   model.Role
 	window int
 	size   fyne.Size
+	onDB   bool
 }{
-	{model.RoleScreen, 0, fyne.NewSize(1100, 620)},
-	{model.RoleKiosk, 0, fyne.NewSize(900, 560)},
-	{model.RoleCaller, 1, fyne.NewSize(520, 640)},
-	{model.RoleCaller, 2, fyne.NewSize(520, 640)},
-	{model.RoleManager, 0, fyne.NewSize(1000, 700)},
+	{model.RoleScreen, 0, fyne.NewSize(1100, 620), false},
+	{model.RoleKiosk, 0, fyne.NewSize(900, 560), false},
+	{model.RoleCaller, 1, fyne.NewSize(520, 640), false},
+	{model.RoleCaller, 2, fyne.NewSize(520, 640), false},
+	{model.RoleManager, 0, fyne.NewSize(1000, 700), true},
 }
 
 // startDemo opens a "starting" window at once and the branch off the UI
@@ -131,7 +133,7 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 	d.closers = append(d.closers, func() { stop(); <-done })
 	base := "http://" + ln.Addr().String()
 	for _, dt := range demoTerminals {
-		if dt.role == model.RoleManager {
+		if dt.onDB {
 			d.clients = append(d.clients, nil)
 			continue
 		}
