@@ -1,7 +1,8 @@
-// Package app is the command line and the wiring: it parses flags and
-// settings, opens the Store (database or peer server) and hands it to the
-// roles, servers and tools. Each subcommand lives in its own cmd_*.go file
-// and registers itself here.
+// Package app is the command line and the wiring: it owns this PC's setup
+// (Config, kept in the Fyne preferences and carried in settings files),
+// parses flags over it, opens the Store (database or peer server) and
+// hands it to the role's screen (roles.go), the servers and the tools.
+// Each subcommand lives in its own cmd_*.go file and registers itself here.
 package app
 
 import (
@@ -34,10 +35,6 @@ func register(name, summary string, run func(ctx context.Context, args []string,
 	commands[name] = command{summary: summary, run: run}
 }
 
-// guiMain runs the desktop program when no subcommand is given; set by the
-// GUI wiring so headless builds of the tools stay possible.
-var guiMain func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-
 // Main runs jiaohao with the given arguments and returns the exit code.
 func Main(args []string) int {
 	return run(args, os.Stdout, os.Stderr)
@@ -61,11 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		err = cmd.run(ctx, args[1:], stdout, stderr)
-	case guiMain != nil:
-		err = guiMain(ctx, args, stdout, stderr)
 	default:
-		usage(stderr)
-		return 2
+		err = runGUI(ctx, args, stdout, stderr) // no subcommand: the desktop program
 	}
 	if err == nil {
 		return 0

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/peer"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
@@ -49,13 +50,30 @@ func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 }
 
 // demo is a whole branch on one PC: the embedded database, the peer
-// server on a loopback port, and one peer client per terminal role, so the
-// demo runs the same paths as a real branch.
+// server on a loopback port, and one peer client per terminal, so the demo
+// runs the same paths as a real branch.
 type demo struct {
 	gs      *sqlstore.GormStore
-	clients map[string]model.Store // kiosk, caller1, caller2, screen
+	clients []model.Store // by demoTerminals; nil for the one on the database
 	ann     *printing.Announcer
 	closers []func()
+}
+
+// demoTerminals are the demo's windows in the order they open, sized to
+// share one display. The manager works on the database itself, as on the
+// hosting PC; the others reach it through the peer server with tokens of
+// their own.
+var demoTerminals = []struct {
+	role   model.Role
+	window int
+	size   fyne.Size
+	onDB   bool
+}{
+	{model.RoleScreen, 0, fyne.NewSize(1100, 620), false},
+	{model.RoleKiosk, 0, fyne.NewSize(900, 560), false},
+	{model.RoleCaller, 1, fyne.NewSize(520, 640), false},
+	{model.RoleCaller, 2, fyne.NewSize(520, 640), false},
+	{model.RoleManager, 0, fyne.NewSize(1000, 700), true},
 }
 
 // startDemo opens a "starting" window at once and the branch off the UI
@@ -83,7 +101,7 @@ func (l *launcher) startDemo(dsn string) {
 }
 
 func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *demo, err error) {
-	d = &demo{clients: map[string]model.Store{}}
+	d = &demo{}
 	defer func() {
 		if err != nil {
 			d.close()
@@ -114,21 +132,27 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 	go func() { defer close(done); srv.Serve(sctx, ln) }()
 	d.closers = append(d.closers, func() { stop(); <-done })
 	base := "http://" + ln.Addr().String()
-	for _, t := range []model.Terminal{{Name: "demo kiosk", Role: "kiosk"}, {Name: "demo caller1", Role: "caller", Window: 1},
-		{Name: "demo caller2", Role: "caller", Window: 2}, {Name: "demo screen", Role: "screen"}} {
+	for _, dt := range demoTerminals {
+		if dt.onDB {
+			d.clients = append(d.clients, nil)
+			continue
+		}
 		token, hash, err := peer.NewToken()
 		if err != nil {
 			return nil, err
 		}
-		t.TokenHash = hash
-		if _, err := d.gs.AddTerminal(ctx, t); err != nil {
+		name := "demo " + string(dt.role)
+		if dt.window > 0 {
+			name += fmt.Sprint(dt.window)
+		}
+		if _, err := d.gs.AddTerminal(ctx, model.Terminal{Name: name, Role: dt.role, Window: dt.window, TokenHash: hash}); err != nil {
 			return nil, err
 		}
 		c, err := peer.NewClient(base, token, nil)
 		if err != nil {
 			return nil, err
 		}
-		d.clients[t.Name[len("demo "):]] = c
+		d.clients = append(d.clients, c)
 		d.closers = append(d.closers, func() { c.Close() })
 	}
 	d.ann = printing.NewAnnouncer(printing.AnnouncerConfig{Logf: logf})
@@ -152,26 +176,28 @@ func seedIfEmpty(ctx context.Context, gs *sqlstore.GormStore) error {
 	if len(snap.RecentCalls) > 0 {
 		return nil
 	}
-	return screens.SeedDemo(ctx, gs)
+	return demodata.Morning(ctx, gs)
 }
 
-// windows opens the five terminals; it runs on the UI goroutine.
+// windows opens the demo's terminals; it runs on the UI goroutine. The
+// kiosk logs its tickets and the hall speaks through the demo's announcer.
 func (d *demo) windows(ctx context.Context, a fyne.App) {
-	open := func(title string, w, h float32, build func(fyne.Window)) {
-		win := a.NewWindow(title)
-		win.Resize(fyne.NewSize(w, h))
-		build(win)
-		win.Show()
+	for i, dt := range demoTerminals {
+		be := &backend{st: d.clients[i]}
+		if be.st == nil {
+			be.st, be.gorm = d.gs, d.gs
+		}
+		if roleSpec(dt.role).Printer {
+			be.printer = screens.LogPrinter{}
+		}
+		if roleSpec(dt.role).Voice {
+			be.ann = d.ann
+		}
+		w := a.NewWindow(screens.Title(dt.role, dt.window))
+		w.Resize(dt.size)
+		roleScreens[dt.role].build(ctx, a, w, be, Config{Role: dt.role, Window: dt.window, Lang: "zh"})
+		w.Show()
 	}
-	open(screens.Title("screen", 0), 1100, 620, func(w fyne.Window) { screens.NewHall(ctx, w, d.clients["screen"], d.ann) })
-	open(screens.Title("kiosk", 0), 900, 560, func(w fyne.Window) { screens.NewKiosk(ctx, w, d.clients["kiosk"], screens.LogPrinter{}) })
-	for _, n := range []int{1, 2} {
-		open(screens.Title("caller", n), 520, 640, func(w fyne.Window) {
-			screens.NewCaller(ctx, w, d.clients[fmt.Sprintf("caller%d", n)], n, nil)
-		})
-	}
-	be := &backend{st: d.gs, gorm: d.gs}
-	open(screens.Title("manager", 0), 1000, 700, func(w fyne.Window) { screens.NewManager(ctx, w, d.gs, be.managerDeps(a, "zh")) })
 }
 
 func (d *demo) close() {

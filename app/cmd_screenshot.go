@@ -14,13 +14,15 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/screens"
+	"jiaohao/screens/offscreen"
 )
 
 func init() {
-	register("screenshot", "render a role on demo data to a PNG, no display needed: --role kiosk|caller|screen|manager --out FILE.png [--width W --height H] [--lang en]", runScreenshot)
+	register("screenshot", "render a role on demo data to a PNG, no display needed: --role "+model.RoleNames("|", "|")+" --out FILE.png [--width W --height H] [--lang en]", runScreenshot)
 }
 
 // runScreenshot builds the role on a fresh demo branch with Fyne's
@@ -28,7 +30,7 @@ func init() {
 // on any machine, display or not.
 func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("screenshot", stderr)
-	role := fs.String("role", "", "kiosk, caller, screen or manager")
+	role := fs.String("role", "", model.RoleNames(", ", " or "))
 	out := fs.String("out", "", "PNG file to write")
 	width := fs.Int("width", 0, "width in pixels (default: the role's usual size)")
 	height := fs.Int("height", 0, "height in pixels")
@@ -36,10 +38,11 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	size, ok := shotSizes[*role]
+	rs, ok := roleScreens[model.Role(*role)]
+	size := rs.shot
 	switch {
 	case !ok:
-		return model.Errorf(model.EInvalidInput, "--role 须为 kiosk、caller、screen 或 manager，收到 %q (--role must be kiosk, caller, screen or manager)", *role)
+		return model.Errorf(model.EInvalidInput, "--role 须为 %s，收到 %q (--role must be %s)", model.RoleNames("、", " 或 "), *role, model.RoleNames(", ", " or "))
 	case !strings.HasSuffix(strings.ToLower(*out), ".png"):
 		return model.Errorf(model.EInvalidInput, "--out 须为 .png 文件 (--out must name a .png file)")
 	case *width < 0 || *height < 0 || *width > 7680 || *height > 4320:
@@ -62,7 +65,7 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	// Off the main goroutine: Fyne's test driver runs fyne.Do in place
 	// everywhere else, which keeps the render synchronous.
 	done := make(chan error, 1)
-	go func() { done <- renderRole(ctx, *role, size, f) }()
+	go func() { done <- renderRole(ctx, model.Role(*role), *lang, size, f) }()
 	if err := <-done; err != nil {
 		f.Close()
 		os.Remove(*out)
@@ -75,20 +78,9 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-var shotSizes = map[string]fyne.Size{
-	"kiosk": {Width: 1280, Height: 720}, "screen": {Width: 1280, Height: 720},
-	"caller": {Width: 560, Height: 640}, "manager": {Width: 1024, Height: 700},
-}
-
-// shotScreen is what every role's screen offers the screenshot.
-type shotScreen interface {
-	Loaded() <-chan struct{}
-	Wait()
-}
-
 // renderRole writes role's PNG, rendered on a fresh demo branch in a
 // temporary folder.
-func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer) error {
+func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Size, out io.Writer) error {
 	dir, err := os.MkdirTemp("", "jiaohao-shot-")
 	if err != nil {
 		return fmt.Errorf("temporary folder: %w", err)
@@ -99,16 +91,20 @@ func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer)
 		return err
 	}
 	defer gs.Close()
-	if err := screens.SeedDemo(ctx, gs); err != nil {
+	if err := demodata.Morning(ctx, gs); err != nil {
 		return err
 	}
 
-	test.NewApp().Settings().SetTheme(screens.Theme{})
+	offscreen.NewApp().Settings().SetTheme(screens.Theme{})
 	w := test.NewWindow(nil)
 	w.Resize(size)
 	sctx, cancel := context.WithCancel(ctx)
-	var s shotScreen
-	screens.WithUI(func() { s = buildShot(sctx, role, w, gs) })
+	// The demo's devices: a caller shows window 2, and nothing prints or
+	// speaks.
+	be := &backend{st: gs, gorm: gs, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
+	cfg := Config{Role: role, Window: 2, Lang: lang}
+	var s roleView
+	offscreen.Do(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
 	defer func() { cancel(); s.Wait() }()
 	select {
 	case <-s.Loaded():
@@ -119,28 +115,16 @@ func renderRole(ctx context.Context, role string, size fyne.Size, out io.Writer)
 	}
 	qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer qcancel()
-	if err := screens.Quiet(qctx, 300*time.Millisecond); err != nil {
+	if err := offscreen.Quiet(qctx, 300*time.Millisecond); err != nil {
 		return err
 	}
-	screens.WithUI(func() {
+	offscreen.Do(func() {
 		c := software.NewCanvas()
 		c.SetPadded(w.Padded())
 		c.SetContent(w.Content())
 		c.Resize(size)
-		screens.Settle(c)
+		offscreen.Settle(c)
 		err = png.Encode(out, software.RenderCanvas(c, screens.Theme{}))
 	})
 	return err
-}
-
-func buildShot(ctx context.Context, role string, w fyne.Window, gs *sqlstore.GormStore) shotScreen {
-	switch role {
-	case "kiosk":
-		return screens.NewKiosk(ctx, w, gs, screens.LogPrinter{})
-	case "caller":
-		return screens.NewCaller(ctx, w, gs, 2, screens.LogAnnouncer{})
-	case "screen":
-		return screens.NewHall(ctx, w, gs, screens.LogAnnouncer{})
-	}
-	return screens.NewManager(ctx, w, gs, (&backend{st: gs, gorm: gs}).managerDeps(fyne.CurrentApp(), "zh"))
 }

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"jiaohao/model"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// The screenshot command renders every role on demo data without a
-// display: a PNG of the asked size showing a real screen, not a blank one.
+// The screenshot command renders every role of the table on demo data
+// without a display: a PNG of the asked size showing a real screen, not a
+// blank one.
 func TestScreenshotEveryRole(t *testing.T) {
-	for role, size := range shotSizes {
+	for _, spec := range model.Roles() {
+		role, size := string(spec.Role), roleScreens[spec.Role].shot
 		t.Run(role, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), role+".png")
 			var out, errb bytes.Buffer

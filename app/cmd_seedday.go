@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
-	"jiaohao/reports/seedday"
 )
 
 func init() {
@@ -28,8 +28,8 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *tickets < 1 || *tickets > seedday.MaxTickets {
-		return model.Errorf(model.EInvalidInput, "--tickets 须在 1 到 %d 之间 (tickets out of range)", seedday.MaxTickets)
+	if *tickets < 1 || *tickets > demodata.MaxTickets {
+		return model.Errorf(model.EInvalidInput, "--tickets 须在 1 到 %d 之间 (tickets out of range)", demodata.MaxTickets)
 	}
 	if *date != "" {
 		if _, err := reports.Day(*date, time.UTC); err != nil {
@@ -48,7 +48,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		*date = now.In(st.Location()).Format(reports.DateLayout)
 	}
-	sum, err := seedday.Run(ctx, st, seedday.Config{Date: *date, Tickets: *tickets, Seed: *seed})
+	sum, err := demodata.Day(ctx, st, demodata.DayConfig{Date: *date, Tickets: *tickets, Seed: *seed})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 
 	"jiaohao/model"
-	"jiaohao/screens"
 )
 
 func init() {
@@ -28,7 +27,7 @@ func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	verb := args[0]
 	fs := newFlags("settings "+verb, stderr)
 	file := fs.String("file", "", "the settings file to write (export) or read (import)")
-	var own screens.Config // this PC's own values, replacing the file's
+	var own Config // this PC's own values, replacing the file's
 	if verb == "import" {
 		fs.IntVar(&own.Window, "window", 0, "this PC's window number, replacing the file's (callers)")
 		fs.StringVar(&own.Token, "token", "", "this PC's terminal token, replacing the file's (peer mode)")
@@ -50,7 +49,7 @@ func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if verb == "export" {
 		return exportSettings(prefs, *file, stdout)
 	}
-	return importSettings(prefs, *file, func(c *screens.Config) {
+	return importSettings(prefs, *file, func(c *Config) {
 		if own.Window > 0 {
 			c.Window = own.Window
 		}
@@ -77,13 +76,13 @@ func exportSettings(prefs *filePrefs, file string, stdout io.Writer) error {
 	if err := writeFileAtomic(file, data, 0o600); err != nil {
 		return fmt.Errorf("写入 %s 失败 (cannot write the settings file): %w", file, err)
 	}
-	c, _ := screens.LoadConfig(prefs)
+	c, _ := LoadConfig(prefs)
 	fmt.Fprintf(stdout, "exported this PC's settings (role %s, mode %s) to %s; the file holds its token or connection string, keep it like a key\n",
 		c.Role, c.Mode, file)
 	return nil
 }
 
-func importSettings(prefs *filePrefs, file string, adjust func(*screens.Config), stdout io.Writer) error {
+func importSettings(prefs *filePrefs, file string, adjust func(*Config), stdout io.Writer) error {
 	data, err := readSmallFile(file)
 	if err != nil {
 		return err
@@ -96,7 +95,7 @@ func importSettings(prefs *filePrefs, file string, adjust func(*screens.Config),
 		return fmt.Errorf("保存本机设置失败 (cannot save this PC's preferences): %w", err)
 	}
 	where := ""
-	if c.Role == "caller" {
+	if roleSpec(c.Role).Window {
 		where = fmt.Sprintf(", window %d", c.Window)
 	}
 	for _, d := range [][2]string{{"printer", c.Printer}, {"LED bar", c.LED}} {

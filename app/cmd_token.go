@@ -50,7 +50,7 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var role, name *string
 	var window *int
 	st, err := openTerminals(ctx, "add", args, stderr, func(fs flagSet) {
-		role = fs.String("role", "", "kiosk, caller, screen or manager")
+		role = fs.String("role", "", model.RoleNames(", ", " or "))
 		window = fs.Int("window", 0, "the window a caller acts for")
 		name = fs.String("name", "", "a name to recognise the PC by (default role and window)")
 	})
@@ -58,10 +58,11 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	if !peer.ValidRole(*role) {
-		return model.Errorf(model.EInvalidInput, "--role 须为 kiosk、caller、screen 或 manager")
+	spec, ok := model.Role(*role).Spec()
+	if !ok {
+		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
 	}
-	if (*role == peer.RoleCaller) != (*window > 0) {
+	if spec.Window != (*window > 0) {
 		return model.Errorf(model.EInvalidInput, "--window 只用于且必须用于 caller (give --window for callers only)")
 	}
 	if *name == "" {
@@ -74,7 +75,7 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("生成令牌失败：%w", err)
 	}
-	t, err := st.AddTerminal(ctx, model.Terminal{Name: *name, Role: *role, Window: *window, TokenHash: hash})
+	t, err := st.AddTerminal(ctx, model.Terminal{Name: *name, Role: spec.Role, Window: *window, TokenHash: hash})
 	if err != nil {
 		return err
 	}

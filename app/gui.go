@@ -14,24 +14,8 @@ import (
 
 	"jiaohao/assets"
 	"jiaohao/model"
-	"jiaohao/printing"
 	"jiaohao/screens"
 )
-
-func init() {
-	guiMain = runGUI
-	screens.CheckDevice = checkDevice
-}
-
-// checkDevice parses a device address the way the driver will.
-func checkDevice(kind, addr string) error {
-	if kind == "led" {
-		_, err := printing.ParseLEDAddress(addr)
-		return err
-	}
-	_, err := printing.OpenPrinter(addr) // parses only; nothing is opened
-	return err
-}
 
 // appID keys the Fyne preferences where each PC keeps its setup.
 const appID = "cn.jiaohao.app"
@@ -41,8 +25,8 @@ const appID = "cn.jiaohao.app"
 // or the process is told to stop.
 func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("", stderr)
-	var f screens.Config
-	fs.StringVar(&f.Role, "role", "", "kiosk, caller, screen or manager")
+	var f Config
+	fs.StringVar((*string)(&f.Role), "role", "", model.RoleNames(", ", " or "))
 	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for")
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
@@ -58,7 +42,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	// Check the flags on their own before any window opens.
-	flagged := overrideConfig(screens.Config{Role: "kiosk", Window: 1}, set, f)
+	flagged := overrideConfig(Config{Role: model.RoleKiosk, Window: 1}, set, f)
 	if err := flagged.Validate(); err != nil {
 		return err
 	}
@@ -69,7 +53,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	logf := log.New(stderr, "jiaohao: ", log.LstdFlags).Printf
 	// What the installer was told for this PC becomes its setup.
 	applyMachineSetup(a.Preferences(), readMachineSetup(), logf)
-	cfg, saved := screens.LoadConfig(a.Preferences())
+	cfg, saved := LoadConfig(a.Preferences())
 	cfg = overrideConfig(cfg, set, f)
 	forced := set["role"]
 	if err := cfg.Validate(); err != nil {
@@ -83,7 +67,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 		_ = screens.SetLanguage(cfg.Lang) // zh always loads
 	}
 	l := &launcher{app: a, windowed: *windowed, logf: logf,
-		override: func(c screens.Config) screens.Config { return overrideConfig(c, set, f) }}
+		override: func(c Config) Config { return overrideConfig(c, set, f) }}
 	if saved || forced {
 		l.start(cfg)
 	} else {
@@ -134,8 +118,8 @@ type launcher struct {
 	windowed bool
 	logf     func(format string, args ...any)
 
-	override func(screens.Config) screens.Config // the command line's flags
-	cfg      screens.Config                      // what runs now
+	override func(Config) Config // the command line's flags
+	cfg      Config              // what runs now
 
 	cancel context.CancelFunc
 	be     *backend
@@ -146,7 +130,7 @@ type launcher struct {
 // prefsChanged restarts the role when the saved setup now says something
 // else (flags still win).
 func (l *launcher) prefsChanged() {
-	c, ok := screens.LoadConfig(l.app.Preferences())
+	c, ok := LoadConfig(l.app.Preferences())
 	if !ok || l.override == nil || l.demo != nil {
 		return
 	}
@@ -161,7 +145,7 @@ func (l *launcher) prefsChanged() {
 
 // start opens the role's window at once with a "connecting" line, and
 // connects off the UI goroutine.
-func (l *launcher) start(cfg screens.Config) {
+func (l *launcher) start(cfg Config) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := l.app.NewWindow(screens.Title(cfg.Role, cfg.Window))
 	w.SetContent(container.NewCenter(widget.NewLabel(screens.Text("app.connecting"))))
@@ -193,26 +177,20 @@ func (l *launcher) start(cfg screens.Config) {
 	}()
 }
 
-// place sizes the window for its role: the kiosk and the hall screen fill
-// their display, the others open at a working size.
-func (l *launcher) place(w fyne.Window, role string) {
-	switch role {
-	case "kiosk", "screen":
-		if !l.windowed {
-			w.SetFullScreen(true)
-		}
-		w.Resize(fyne.NewSize(1280, 720))
-	case "caller":
-		w.Resize(fyne.NewSize(560, 680))
-	default:
-		w.Resize(fyne.NewSize(1024, 768))
+// place sizes the window for its role: a role customers face fills its
+// display, the others open at a working size with a menu.
+func (l *launcher) place(w fyne.Window, role model.Role) {
+	rs, spec := roleScreens[role], roleSpec(role)
+	if rs.public && !l.windowed {
+		w.SetFullScreen(true)
 	}
-	if role == "caller" || role == "manager" {
+	w.Resize(rs.size)
+	if !rs.public {
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu(screens.Text("menu.app"),
 			fyne.NewMenuItem(screens.Text("menu.setup"), l.setup))))
 	}
 	// Staff reprint a kiosk's last ticket (a jammed or torn slip).
-	if role == "kiosk" {
+	if spec.Printer {
 		w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
 			func(fyne.Shortcut) { l.reprint() })
 	}
@@ -243,7 +221,8 @@ func (l *launcher) showFailure(w fyne.Window, err error) {
 func (l *launcher) setup() {
 	w := l.app.NewWindow(screens.Text("title.setup"))
 	w.Resize(fyne.NewSize(640, 720))
-	screens.NewSetup(w, l.app.Preferences(), func(cfg screens.Config) {
+	screens.NewSetup(w, prefsSetup{l.app.Preferences()}, func(v screens.SetupValues) {
+		cfg := Config(v)
 		if err := screens.SetLanguage(cfg.Lang); err != nil {
 			l.logf("%s", model.ErrorMessage(err))
 		}

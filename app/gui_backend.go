@@ -37,7 +37,7 @@ type backend struct {
 }
 
 // connect opens the queue the way cfg says. It runs off the UI goroutine.
-func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any)) (*backend, error) {
+func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backend, error) {
 	be := &backend{}
 	switch cfg.Mode {
 	case screens.ModePeer:
@@ -80,7 +80,7 @@ func connect(ctx context.Context, cfg screens.Config, logf func(string, ...any))
 
 // peerHTTP is the HTTP client for the host: one that trusts the pinned
 // certificate when the setup has a fingerprint, else the default.
-func peerHTTP(cfg screens.Config) (*http.Client, error) {
+func peerHTTP(cfg Config) (*http.Client, error) {
 	if cfg.PeerFingerprint == "" {
 		return nil, nil
 	}
@@ -150,17 +150,18 @@ func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, 
 
 // devices starts the kiosk's printer (its own, else the branch's setting)
 // and the hall's voice from the branch settings; without a configured
-// printer a kiosk logs its tickets.
-func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(string, ...any)) {
-	if cfg.Role != "kiosk" && cfg.Role != "screen" {
+// printer a kiosk logs its tickets. The role table says which role has
+// which.
+func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ...any)) {
+	spec := roleSpec(cfg.Role)
+	if !spec.Printer && !spec.Voice {
 		return
 	}
 	set, err := be.st.Settings(ctx)
 	if err != nil {
 		set = model.ParseSettings(nil) // the link is down; defaults until a restart
 	}
-	switch cfg.Role {
-	case "kiosk":
+	if spec.Printer {
 		var loc *time.Location
 		if be.gorm != nil {
 			loc = be.gorm.Location()
@@ -175,7 +176,8 @@ func (be *backend) devices(ctx context.Context, cfg screens.Config, logf func(st
 			go followPrinter(qctx, be.st, q, logf)
 		}
 		go reportFaults(model.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
-	case "screen":
+	}
+	if spec.Voice {
 		chime := ""
 		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
 			chime = printing.ChimeDefault
@@ -215,9 +217,9 @@ func reportFaults(ctx context.Context, st model.Store, kind string, fault func()
 
 // terminalName names this PC in the event log when it writes to the
 // database directly (a peer server names it by its token instead).
-func terminalName(cfg screens.Config) string {
+func terminalName(cfg Config) string {
 	host, _ := os.Hostname()
-	return cfg.Role + "@" + host
+	return string(cfg.Role) + "@" + host
 }
 
 // usePrinter points q at the printer at addr; none or a wrong address
@@ -255,17 +257,8 @@ func (n noPrinter) Print(_ context.Context, s printing.Slip) error {
 func (noPrinter) String() string { return "none" }
 
 // build puts the role's screen in w; it runs on the UI goroutine.
-func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg screens.Config) {
-	switch cfg.Role {
-	case "kiosk":
-		screens.NewKiosk(ctx, w, be.st, be.printer)
-	case "caller":
-		screens.NewCaller(ctx, w, be.st, cfg.Window, nil)
-	case "screen":
-		screens.NewHall(ctx, w, be.st, be.ann)
-	case "manager":
-		screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
-	}
+func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg Config) {
+	roleScreens[cfg.Role].build(ctx, a, w, be, cfg)
 }
 
 // close releases everything in reverse order of opening.
@@ -279,7 +272,7 @@ func (be *backend) close() {
 // overrideConfig applies the flags given on the command line (their values
 // in f) over the saved configuration. --peer or --db choose how to connect; a --role
 // alone on a fresh PC hosts the branch on the embedded database.
-func overrideConfig(c screens.Config, set map[string]bool, f screens.Config) screens.Config {
+func overrideConfig(c Config, set map[string]bool, f Config) Config {
 	if c.Lang == "" {
 		c.Lang = "zh"
 	}

@@ -11,23 +11,23 @@ import (
 )
 
 func TestFlagsOverrideSavedSetup(t *testing.T) {
-	saved := screens.Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://10.0.0.2:8520", Token: "jh_x", Lang: "zh"}
-	got := overrideConfig(saved, map[string]bool{"window": true, "lang": true}, screens.Config{Window: 5, Lang: "en"})
+	saved := Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://10.0.0.2:8520", Token: "jh_x", Lang: "zh"}
+	got := overrideConfig(saved, map[string]bool{"window": true, "lang": true}, Config{Window: 5, Lang: "en"})
 	want := saved
 	want.Window, want.Lang = 5, "en"
 	if got != want {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
-	got = overrideConfig(saved, map[string]bool{"role": true, "db": true}, screens.Config{Role: "manager", DSN: "sqlite:/tmp/b.db"})
+	got = overrideConfig(saved, map[string]bool{"role": true, "db": true}, Config{Role: "manager", DSN: "sqlite:/tmp/b.db"})
 	if got.Role != "manager" || got.Mode != screens.ModeDB || got.DSN != "sqlite:/tmp/b.db" {
 		t.Fatalf("--role --db gave %+v", got)
 	}
 	got = overrideConfig(saved, map[string]bool{"printer": true, "led": true},
-		screens.Config{Printer: "escpos+tcp://10.0.0.9", LED: "led+serial://COM4"})
+		Config{Printer: "escpos+tcp://10.0.0.9", LED: "led+serial://COM4"})
 	if got.Printer != "escpos+tcp://10.0.0.9" || got.LED != "led+serial://COM4" || got.Window != saved.Window {
 		t.Fatalf("--printer --led gave %+v", got)
 	}
-	fresh := overrideConfig(screens.Config{}, map[string]bool{"role": true}, screens.Config{Role: "screen"})
+	fresh := overrideConfig(Config{}, map[string]bool{"role": true}, Config{Role: "screen"})
 	if fresh.Mode != screens.ModeHost || fresh.Lang != "zh" || fresh.Validate() != nil {
 		t.Fatalf("a --role alone on a fresh PC should host in Chinese: %+v (%v)", fresh, fresh.Validate())
 	}
@@ -58,9 +58,9 @@ func TestGUIRefusesBadFlags(t *testing.T) {
 // says something new and valid.
 func TestPrefsChangeLeavesSameOrBadSetupAlone(t *testing.T) {
 	a := test.NewTempApp(t)
-	running := screens.Config{Role: "caller", Mode: screens.ModeHost, Window: 2, Lang: "zh"}
-	l := &launcher{app: a, cfg: running, override: func(c screens.Config) screens.Config { return c }}
-	if err := screens.SaveConfig(a.Preferences(), running); err != nil {
+	running := Config{Role: "caller", Mode: screens.ModeHost, Window: 2, Lang: "zh"}
+	l := &launcher{app: a, cfg: running, override: func(c Config) Config { return c }}
+	if err := SaveConfig(a.Preferences(), running); err != nil {
 		t.Fatal(err)
 	}
 	l.prefsChanged()

@@ -5,7 +5,6 @@ import (
 
 	"jiaohao/model"
 	"jiaohao/printing"
-	"jiaohao/screens"
 )
 
 // startLED drives an LED bar from the followed live state: a caller's bar
@@ -15,7 +14,7 @@ import (
 // and followed: a manager who fixes the encoding fixes every bar, which
 // reopens with the new framing. A dead port is retried and logged; it
 // never blocks the role.
-func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config, logf func(string, ...any)) {
+func (be *backend) startLED(ctx context.Context, addr string, cfg Config, logf func(string, ...any)) {
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	be.closers = append(be.closers, func() { cancel(); <-done })
@@ -38,7 +37,7 @@ func (be *backend) startLED(ctx context.Context, addr string, cfg screens.Config
 
 // runLED shows the calls on one bar set up by addr over format until ctx
 // ends.
-func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.Config, logf func(string, ...any)) {
+func (be *backend) runLED(ctx context.Context, addr, format string, cfg Config, logf func(string, ...any)) {
 	a, err := printing.ParseLEDAddressOver(addr, format)
 	if err != nil {
 		logf("LED: %s", model.ErrorMessage(err))
@@ -54,7 +53,7 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg screens.
 	}
 	defer led.Close()
 	board := &printing.LEDBoard{Display: led, Lines: a.Lines}
-	if cfg.Role == "caller" {
+	if roleSpec(cfg.Role).Window {
 		board.Window = cfg.Window
 	}
 	go reportFaults(model.WithActor(ctx, terminalName(cfg)), be.st, "led", led.Fault, logf)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"jiaohao/dao/daotest"
-	"jiaohao/screens"
 )
 
 // serialBar is a virtual LED bar: one end of a socat pty pair for the
@@ -85,7 +84,7 @@ func TestLEDFlagDrivesCallerBar(t *testing.T) {
 		t.Fatal(err)
 	}
 	be := &backend{st: st}
-	be.startLED(ctx, "led+serial://"+bar+"?encoding=utf-8", screens.Config{Role: "caller", Window: 3}, t.Logf)
+	be.startLED(ctx, "led+serial://"+bar+"?encoding=utf-8", Config{Role: "caller", Window: 3}, t.Logf)
 	defer be.close()
 	defer cancel()
 	if _, err := st.TakeTicket(ctx, "A", 0, "k"); err != nil {
@@ -122,7 +121,7 @@ func TestLEDFollowsBranchFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	be := &backend{st: st}
-	be.startLED(ctx, "led+serial://"+bar, screens.Config{Role: "caller", Window: 3}, t.Logf)
+	be.startLED(ctx, "led+serial://"+bar, Config{Role: "caller", Window: 3}, t.Logf)
 	defer be.close()
 	defer cancel()
 	waitFrame(t, frames, func(s string) bool { return strings.HasPrefix(s, "\x02") && strings.Contains(s, "A001") })

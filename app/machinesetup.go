@@ -54,8 +54,8 @@ func (m machineSetup) get(k string) string { return strings.TrimSpace(m[k]) }
 // config is the setup the values describe: a PC given a HOST connects to
 // that hosting PC with its TOKEN, one given a DB to that database, and one
 // given neither hosts the branch itself, on a database in DataDir.
-func (m machineSetup) config() (screens.Config, error) {
-	c := screens.Config{Role: strings.ToLower(m.get("Role")), Mode: screens.ModeHost, Window: 1, Lang: "zh",
+func (m machineSetup) config() (Config, error) {
+	c := Config{Role: model.Role(strings.ToLower(m.get("Role"))), Mode: screens.ModeHost, Window: 1, Lang: "zh",
 		Printer: m.get("Printer"), LED: m.get("LED")}
 	if l := m.get("Lang"); l != "" {
 		c.Lang = strings.ToLower(l)
@@ -105,7 +105,7 @@ func applyMachineSetup(p fyne.Preferences, m machineSetup, logf func(string, ...
 	}
 	c, err := m.config()
 	if err == nil {
-		err = screens.SaveConfig(p, c)
+		err = SaveConfig(p, c)
 	}
 	if err != nil {
 		logf("安装时给出的设置无效，未采用 (the installer's setup was not used): %s", model.ErrorMessage(err))

@@ -14,18 +14,18 @@ func TestMachineSetupConfig(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		m    machineSetup
-		want screens.Config
+		want Config
 	}{
 		{"kiosk on a host", machineSetup{"Role": "kiosk", "Host": "192.168.1.10", "Token": "jh_k"},
-			screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520", Token: "jh_k", Lang: "zh"}},
+			Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520", Token: "jh_k", Lang: "zh"}},
 		{"caller with port and language", machineSetup{"Role": "Caller", "Host": "hall-pc:9000", "Token": "jh_c", "Window": "3", "Lang": "en"},
-			screens.Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://hall-pc:9000", Token: "jh_c", Lang: "en"}},
+			Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://hall-pc:9000", Token: "jh_c", Lang: "en"}},
 		{"URL as given", machineSetup{"Role": "screen", "Host": "https://10.0.0.2:8520/", "Token": "jh_s", "LED": "led+serial://COM5"},
-			screens.Config{Role: "screen", Mode: screens.ModePeer, Window: 1, Peer: "https://10.0.0.2:8520", Token: "jh_s", Lang: "zh", LED: "led+serial://COM5"}},
+			Config{Role: "screen", Mode: screens.ModePeer, Window: 1, Peer: "https://10.0.0.2:8520", Token: "jh_s", Lang: "zh", LED: "led+serial://COM5"}},
 		{"server database", machineSetup{"Role": "manager", "DB": "sqlserver://jh:pw@db1?database=branch"},
-			screens.Config{Role: "manager", Mode: screens.ModeDB, Window: 1, DSN: "sqlserver://jh:pw@db1?database=branch", Lang: "zh"}},
+			Config{Role: "manager", Mode: screens.ModeDB, Window: 1, DSN: "sqlserver://jh:pw@db1?database=branch", Lang: "zh"}},
 		{"hosting PC", machineSetup{"Role": "manager", "DataDir": `C:\ProgramData\Jiaohao`, "Host": " "},
-			screens.Config{Role: "manager", Mode: screens.ModeHost, Window: 1, DSN: "sqlite:" + filepath.Join(`C:\ProgramData\Jiaohao`, "jiaohao.db"), Lang: "zh"}},
+			Config{Role: "manager", Mode: screens.ModeHost, Window: 1, DSN: "sqlite:" + filepath.Join(`C:\ProgramData\Jiaohao`, "jiaohao.db"), Lang: "zh"}},
 	} {
 		got, err := c.m.config()
 		if err != nil || got != c.want {
@@ -61,18 +61,18 @@ func TestMachineSetupAppliedOnce(t *testing.T) {
 	if !applyMachineSetup(p, m, logf) {
 		t.Fatal("the installer's setup was not applied")
 	}
-	c, ok := screens.LoadConfig(p)
+	c, ok := LoadConfig(p)
 	if !ok || c.Role != "kiosk" || c.Peer != "http://10.0.0.2:8520" {
 		t.Fatalf("saved %+v", c)
 	}
 	c.Lang = "en" // the clerk's own change
-	if err := screens.SaveConfig(p, c); err != nil {
+	if err := SaveConfig(p, c); err != nil {
 		t.Fatal(err)
 	}
 	if applyMachineSetup(p, machineSetup{"Role": "kiosk", "Host": "10.0.0.2", "Token": "jh_k", "Window": ""}, logf) {
 		t.Error("the same deployment was applied again over the clerk's change")
 	}
-	if c, _ := screens.LoadConfig(p); c.Lang != "en" {
+	if c, _ := LoadConfig(p); c.Lang != "en" {
 		t.Errorf("the clerk's change was lost: %+v", c)
 	}
 	if applyMachineSetup(p, machineSetup{"Role": "kiosk", "Host": "10.0.0.3"}, logf) {
@@ -81,14 +81,14 @@ func TestMachineSetupAppliedOnce(t *testing.T) {
 	if len(logged) != 1 || strings.Contains(logged[0], "\n") {
 		t.Errorf("want one sentence for the bad setup, logged %q", logged)
 	}
-	if c, _ := screens.LoadConfig(p); c.Peer != "http://10.0.0.2:8520" {
+	if c, _ := LoadConfig(p); c.Peer != "http://10.0.0.2:8520" {
 		t.Errorf("bad values changed the setup: %+v", c)
 	}
 	m["Token"] = "jh_new" // a new token deployed after a revoke
 	if !applyMachineSetup(p, m, logf) {
 		t.Fatal("a new deployment was not applied")
 	}
-	if c, _ := screens.LoadConfig(p); c.Token != "jh_new" || c.Lang != "zh" {
+	if c, _ := LoadConfig(p); c.Token != "jh_new" || c.Lang != "zh" {
 		t.Errorf("the new deployment gave %+v", c)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"jiaohao/model"
-	"jiaohao/screens"
 )
 
 // The per-PC settings file: what the setup window saves on one PC (role,
@@ -24,17 +23,13 @@ const (
 	PCSettingsVersion = 1
 )
 
-// The setup window exports and imports the same file.
-func init() {
-	screens.SettingsFiles = &screens.SettingsFileCodec{Encode: EncodePCSettings, Decode: DecodePCSettings}
-}
-
-// pcSettingsFile is version 1 of the file. Settings is the setup window's
-// own struct, so the file and the GUI cannot drift apart.
+// pcSettingsFile is version 1 of the file. Settings is the PC's Config,
+// the setup window's values, so the file and the GUI cannot drift apart;
+// the setup window exports and imports the same file (prefsSetup).
 type pcSettingsFile struct {
-	Format   string         `json:"format"`
-	Version  int            `json:"version"`
-	Settings screens.Config `json:"settings"`
+	Format   string `json:"format"`
+	Version  int    `json:"version"`
+	Settings Config `json:"settings"`
 }
 
 // Every sentence about a rejected file says that nothing was changed.
@@ -44,7 +39,7 @@ const (
 )
 
 // EncodePCSettings writes c as a settings file, after checking it.
-func EncodePCSettings(c screens.Config) ([]byte, error) {
+func EncodePCSettings(c Config) ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -57,7 +52,7 @@ func EncodePCSettings(c screens.Config) ([]byte, error) {
 
 // DecodePCSettings reads a settings file. Anything but a complete, valid
 // file of this version is an invalid-input error of one sentence.
-func DecodePCSettings(data []byte) (screens.Config, error) {
+func DecodePCSettings(data []byte) (Config, error) {
 	// The header first: a file of another version may not even have the
 	// shape of this one, and must be reported as such, not as damaged.
 	var head struct {
@@ -66,34 +61,34 @@ func DecodePCSettings(data []byte) (screens.Config, error) {
 		Settings json.RawMessage `json:"settings"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return screens.Config{}, damaged(jsonProblem(err))
+		return Config{}, damaged(jsonProblem(err))
 	}
 	if head.Format != pcSettingsFormat {
-		return screens.Config{}, model.Errorf(model.EInvalidInput,
+		return Config{}, model.Errorf(model.EInvalidInput,
 			"这不是叫号的设置文件，%s (not a jiaohao settings file; %s)", unchanged, unchangedEN)
 	}
 	switch {
 	case head.Version == nil:
-		return screens.Config{}, damaged("no version")
+		return Config{}, damaged("no version")
 	case *head.Version < PCSettingsVersion:
-		return screens.Config{}, model.Errorf(model.EInvalidInput,
+		return Config{}, model.Errorf(model.EInvalidInput,
 			"设置文件来自旧版本 (格式 %d)，%s；请用当前版本重新导出 (the file is from an older version, format %d; %s: export it again with this version)",
 			*head.Version, unchanged, *head.Version, unchangedEN)
 	case *head.Version > PCSettingsVersion:
-		return screens.Config{}, model.Errorf(model.EInvalidInput,
+		return Config{}, model.Errorf(model.EInvalidInput,
 			"设置文件来自更新的版本 (格式 %d)，%s；请先升级本机的叫号程序 (the file is from a newer version, format %d; %s: update jiaohao on this PC first)",
 			*head.Version, unchanged, *head.Version, unchangedEN)
 	case len(head.Settings) == 0 || string(head.Settings) == "null":
-		return screens.Config{}, damaged("no settings")
+		return Config{}, damaged("no settings")
 	}
-	var c screens.Config
+	var c Config
 	dec := json.NewDecoder(bytes.NewReader(head.Settings))
 	dec.DisallowUnknownFields() // a mistyped key must not be dropped silently
 	if err := dec.Decode(&c); err != nil {
-		return screens.Config{}, damaged(jsonProblem(err))
+		return Config{}, damaged(jsonProblem(err))
 	}
 	if err := c.Validate(); err != nil {
-		return screens.Config{}, model.Errorf(model.EInvalidInput,
+		return Config{}, model.Errorf(model.EInvalidInput,
 			"设置文件的内容无效：%s，%s (the settings in the file are not valid; %s)", model.ErrorMessage(err), unchanged, unchangedEN)
 	}
 	return c, nil
@@ -120,7 +115,7 @@ func jsonProblem(err error) string {
 
 // ExportPCSettings is the settings file of the PC whose preferences are p.
 func ExportPCSettings(p fyne.Preferences) ([]byte, error) {
-	c, ok := screens.LoadConfig(p)
+	c, ok := LoadConfig(p)
 	if !ok {
 		return nil, model.Errorf(model.EInvalidInput,
 			"这台电脑还没有保存过设置，请先在设置窗口保存 (this PC has no saved settings yet)")
@@ -131,27 +126,27 @@ func ExportPCSettings(p fyne.Preferences) ([]byte, error) {
 // ImportPCSettings saves the settings of a file into p, after adjust (may
 // be nil) has made the per-PC changes such as the window number. A file
 // that is damaged, of another version, or invalid changes nothing.
-func ImportPCSettings(p fyne.Preferences, data []byte, adjust func(*screens.Config)) (screens.Config, error) {
+func ImportPCSettings(p fyne.Preferences, data []byte, adjust func(*Config)) (Config, error) {
 	c, err := DecodePCSettings(data)
 	if err != nil {
-		return screens.Config{}, err
+		return Config{}, err
 	}
 	fromFile := c.Printer
 	if adjust != nil {
 		adjust(&c)
 	}
 	if err := c.Validate(); err != nil {
-		return screens.Config{}, model.Errorf(model.EInvalidInput, "%s，%s (%s)", model.ErrorMessage(err), unchanged, unchangedEN)
+		return Config{}, model.Errorf(model.EInvalidInput, "%s，%s (%s)", model.ErrorMessage(err), unchanged, unchangedEN)
 	}
 	// A file printer writes wherever its path points, so it must be typed
 	// on this PC (setup, --printer), never carried in from another one.
 	if c.Printer == fromFile && isFilePrinter(c.Printer) {
-		return screens.Config{}, model.Errorf(model.EInvalidInput,
+		return Config{}, model.Errorf(model.EInvalidInput,
 			"设置文件里的打印机是文件路径 %q，文件打印机只能在本机设置或 --printer 中输入，%s (the file names a file printer; type this PC's printer with --printer; %s)",
 			c.Printer, unchanged, unchangedEN)
 	}
-	if err := screens.SaveConfig(p, c); err != nil {
-		return screens.Config{}, err
+	if err := SaveConfig(p, c); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }

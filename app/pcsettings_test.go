@@ -30,7 +30,7 @@ func onPC(t *testing.T) (prefsFile string) {
 	return p.path
 }
 
-var callerPC = screens.Config{Role: "caller", Mode: screens.ModePeer, Window: 2,
+var callerPC = Config{Role: "caller", Mode: screens.ModePeer, Window: 2,
 	Peer: "http://192.168.1.10:8520", Token: "tok-window-2", Lang: "zh"}
 
 // TestSettingsRoundTrip: what the setup window saved on one PC is exported
@@ -41,7 +41,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	// PC 1: the setup window saved its settings (Fyne's own store), and
 	// Fyne wrote them to its preferences file.
 	gui := test.NewTempApp(t).Preferences()
-	if err := screens.SaveConfig(gui, callerPC); err != nil {
+	if err := SaveConfig(gui, callerPC); err != nil {
 		t.Fatal(err)
 	}
 	data, err := ExportPCSettings(gui)
@@ -80,7 +80,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := screens.LoadConfig(p2)
+	got, ok := LoadConfig(p2)
 	want := callerPC
 	want.Window, want.Token = 7, "tok-window-7"
 	if !ok || got != want {
@@ -96,7 +96,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if c, err := ImportPCSettings(gui2, raw, nil); err != nil || c != callerPC {
 		t.Fatalf("GUI import: %+v, %v", c, err)
 	}
-	if c, _ := screens.LoadConfig(gui2); c != callerPC {
+	if c, _ := LoadConfig(gui2); c != callerPC {
 		t.Errorf("GUI preferences hold %+v, want %+v", c, callerPC)
 	}
 }
@@ -122,8 +122,8 @@ func TestSettingsFileIsVersioned(t *testing.T) {
 func TestBadSettingsFilesChangeNothing(t *testing.T) {
 	prefsFile := onPC(t)
 	p, _ := loadFilePrefs(prefsFile)
-	before := screens.Config{Role: "kiosk", Mode: screens.ModeHost, Window: 1, Lang: "en"}
-	if err := screens.SaveConfig(p, before); err != nil {
+	before := Config{Role: "kiosk", Mode: screens.ModeHost, Window: 1, Lang: "en"}
+	if err := SaveConfig(p, before); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.save(); err != nil {
@@ -172,11 +172,11 @@ func TestBadSettingsFilesChangeNothing(t *testing.T) {
 
 			// The GUI's store is untouched as well.
 			gui := test.NewTempApp(t).Preferences()
-			_ = screens.SaveConfig(gui, before)
+			_ = SaveConfig(gui, before)
 			if _, err := ImportPCSettings(gui, []byte(c.content), nil); model.ErrorCode(err) != model.EInvalidInput {
 				t.Errorf("ImportPCSettings: %v, want an invalid-input error", err)
 			}
-			if got, _ := screens.LoadConfig(gui); got != before {
+			if got, _ := LoadConfig(gui); got != before {
 				t.Errorf("GUI preferences became %+v", got)
 			}
 		})
@@ -220,17 +220,17 @@ func TestAppIDMatchesFyneApp(t *testing.T) {
 // its own in on import: another printer, none (the branch's), or a wrong
 // address that changes nothing.
 func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
-	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
+	kiosk := Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
 		Token: "tok-kiosk-1", Lang: "zh", Printer: "escpos+tcp://192.168.1.51:9100", LED: "led+serial://COM4?encoding=gb2312"}
 	file := settingsFile(t, kiosk)
 	pc := onPC(t)
-	load := func() screens.Config {
+	load := func() Config {
 		t.Helper()
 		p, err := loadFilePrefs(pc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, _ := screens.LoadConfig(p)
+		c, _ := LoadConfig(p)
 		return c
 	}
 	code, stdout, stderr := cli("settings", "import", "--file", file, "--token", "tok-kiosk-2", "--printer", "escpos+tcp://192.168.1.52:9100")
@@ -262,7 +262,7 @@ func TestSettingsImportTakesThisPCsDevices(t *testing.T) {
 // from another PC is refused (it could name any file here), unless this
 // PC's own printer is typed with --printer.
 func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
-	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
+	kiosk := Config{Role: "kiosk", Mode: screens.ModePeer, Window: 1, Peer: "http://192.168.1.10:8520",
 		Token: "tok-kiosk-1", Lang: "zh", Printer: "file:C:/ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp/x.bat"}
 	file := settingsFile(t, kiosk)
 	pc := onPC(t)
@@ -271,7 +271,7 @@ func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
 		t.Fatalf("carried file printer: exit %d: %q", code, stderr)
 	}
 	if p, err := loadFilePrefs(pc); err == nil {
-		if c, saved := screens.LoadConfig(p); saved {
+		if c, saved := LoadConfig(p); saved {
 			t.Fatalf("a refused import saved %+v", c)
 		}
 	}
@@ -283,7 +283,7 @@ func TestSettingsImportRefusesCarriedFilePrinter(t *testing.T) {
 
 // settingsFile exports c to a settings file, as another PC would hand it
 // over, and returns its path.
-func settingsFile(t *testing.T, c screens.Config) string {
+func settingsFile(t *testing.T, c Config) string {
 	t.Helper()
 	data, err := EncodePCSettings(c)
 	if err != nil {

@@ -31,7 +31,7 @@ func TestPeerFingerprintSetup(t *testing.T) {
 	if _, err := st.AddTerminal(context.Background(), model.Terminal{Name: "hall", Role: "screen", TokenHash: hash}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := screens.Config{Role: "screen", Mode: screens.ModePeer, Peer: ts.URL, Token: tok, Lang: "zh",
+	cfg := Config{Role: "screen", Mode: screens.ModePeer, Peer: ts.URL, Token: tok, Lang: "zh",
 		PeerFingerprint: peer.Fingerprint(ts.Certificate().Raw)}
 
 	// Through the settings file to the next PC, and into its preferences.
@@ -66,7 +66,7 @@ func TestPeerFingerprintSetup(t *testing.T) {
 		t.Fatalf("a self-signed host without a pin: %v, want unavailable", err)
 	}
 
-	for _, bad := range []screens.Config{
+	for _, bad := range []Config{
 		{Role: "screen", Mode: screens.ModePeer, Peer: strings.Replace(ts.URL, "https", "http", 1), Token: tok, Lang: "zh", PeerFingerprint: cfg.PeerFingerprint},
 		{Role: "screen", Mode: screens.ModePeer, Peer: ts.URL, Token: tok, Lang: "zh", PeerFingerprint: "AB:CD"},
 	} {

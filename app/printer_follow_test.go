@@ -91,7 +91,7 @@ func TestKioskOwnPrinterWinsOverBranchSetting(t *testing.T) {
 	branch, branchGot := tcpPrinter(t)
 	dsn := daotest.SQLiteDSN(t)
 	ctx := context.Background()
-	be, err := connect(ctx, screens.Config{Role: "kiosk", Mode: screens.ModeDB, DSN: dsn, Printer: "file:" + own}, t.Logf)
+	be, err := connect(ctx, Config{Role: "kiosk", Mode: screens.ModeDB, DSN: dsn, Printer: "file:" + own}, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

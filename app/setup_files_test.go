@@ -20,10 +20,10 @@ import (
 func TestSetupWindowExportsAndImports(t *testing.T) {
 	a := test.NewTempApp(t)
 	prefs := a.Preferences()
-	if err := screens.SaveConfig(prefs, callerPC); err != nil {
+	if err := SaveConfig(prefs, callerPC); err != nil {
 		t.Fatal(err)
 	}
-	s := screens.NewSetup(a.NewWindow("setup"), prefs, nil, nil)
+	s := screens.NewSetup(a.NewWindow("setup"), prefsSetup{prefs}, nil, nil)
 	findButton(t, s.Content(), "导出到文件…", "Export to a file…", "setup.export")
 	findButton(t, s.Content(), "从文件导入…", "Import from a file…", "setup.import")
 	var file bytes.Buffer
@@ -35,33 +35,33 @@ func TestSetupWindowExportsAndImports(t *testing.T) {
 	}
 
 	// A second PC, set up as a kiosk so far.
-	kiosk := screens.Config{Role: "kiosk", Mode: screens.ModeHost, Window: 1, Lang: "zh"}
+	kiosk := Config{Role: "kiosk", Mode: screens.ModeHost, Window: 1, Lang: "zh"}
 	a2 := test.NewTempApp(t)
 	prefs2 := a2.Preferences()
-	if err := screens.SaveConfig(prefs2, kiosk); err != nil {
+	if err := SaveConfig(prefs2, kiosk); err != nil {
 		t.Fatal(err)
 	}
-	var saved []screens.Config
-	s2 := screens.NewSetup(a2.NewWindow("setup"), prefs2, func(c screens.Config) { saved = append(saved, c) }, nil)
+	var saved []Config
+	s2 := screens.NewSetup(a2.NewWindow("setup"), prefsSetup{prefs2}, func(v screens.SetupValues) { saved = append(saved, Config(v)) }, nil)
 
 	older := `{"format":"jiaohao-pc-settings","version":0,"settings":{}}`
 	if err := s2.ImportFrom(strings.NewReader(older)); err == nil || !strings.Contains(err.Error(), "older version") {
 		t.Fatalf("older file: %v", err)
 	}
-	if s2.Config() != kiosk {
-		t.Fatalf("a refused file changed the form to %+v", s2.Config())
+	if Config(s2.Values()) != kiosk {
+		t.Fatalf("a refused file changed the form to %+v", s2.Values())
 	}
 	if err := s2.ImportFrom(&file); err != nil {
 		t.Fatal(err)
 	}
-	if s2.Config() != callerPC {
-		t.Fatalf("form shows %+v after import, want %+v", s2.Config(), callerPC)
+	if Config(s2.Values()) != callerPC {
+		t.Fatalf("form shows %+v after import, want %+v", s2.Values(), callerPC)
 	}
-	if c, _ := screens.LoadConfig(prefs2); c != kiosk {
+	if c, _ := LoadConfig(prefs2); c != kiosk {
 		t.Fatalf("import saved %+v before the save button", c)
 	}
 	test.Tap(findButton(t, s2.Content(), "保存并启动", "Save and start", "setup.save"))
-	if c, _ := screens.LoadConfig(prefs2); c != callerPC || len(saved) != 1 {
+	if c, _ := LoadConfig(prefs2); c != callerPC || len(saved) != 1 {
 		t.Fatalf("after save: %+v (done called %d times)", c, len(saved))
 	}
 }

@@ -30,9 +30,6 @@ func (s Status) String() string {
 // Valid reports whether s is one of the six states.
 func (s Status) Valid() bool { _, ok := statusNames[s]; return ok }
 
-// Final reports whether no transition leaves s.
-func (s Status) Final() bool { return s == Done || s == Cancelled }
-
 // ParseStatus turns "waiting" (or "1") back into a Status.
 func ParseStatus(v string) (Status, bool) {
 	for s, n := range statusNames {

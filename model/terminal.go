@@ -10,7 +10,7 @@ import (
 type Terminal struct {
 	ID        int64      `json:"id"`
 	Name      string     `json:"name"`
-	Role      string     `json:"role"` // kiosk, caller, screen, manager
+	Role      Role       `json:"role"`
 	Window    int        `json:"window"`
 	TokenHash string     `json:"-"`
 	CreatedAt time.Time  `json:"created_at"`

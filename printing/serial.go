@@ -21,12 +21,3 @@ func openSerial(name string, baud int) (io.WriteCloser, error) {
 func serialOpener(name string, baud int) func(ctx context.Context) (io.WriteCloser, error) {
 	return func(context.Context) (io.WriteCloser, error) { return openSerial(name, baud) }
 }
-
-// SerialPorts lists the serial ports present, for the settings screens.
-func SerialPorts() ([]string, error) {
-	ports, err := serial.GetPortsList()
-	if err != nil {
-		return nil, fmt.Errorf("list serial ports: %w", err)
-	}
-	return ports, nil
-}

@@ -11,19 +11,19 @@ import (
 	"testing"
 	"time"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
-	"jiaohao/reports/seedday"
 )
 
 const seededDay = "2026-03-02"
 
 // seed plays a day and returns what the generator did.
-func seed(t testing.TB, st *sqlstore.GormStore, date string, n int) seedday.Summary {
+func seed(t testing.TB, st *sqlstore.GormStore, date string, n int) demodata.DaySummary {
 	t.Helper()
-	sum, err := seedday.Run(context.Background(), st, seedday.Config{Date: date, Tickets: n})
+	sum, err := demodata.Day(context.Background(), st, demodata.DayConfig{Date: date, Tickets: n})
 	if err != nil {
 		t.Fatalf("seed %s: %v", date, err)
 	}

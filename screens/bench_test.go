@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"jiaohao/app/demodata"
 	"jiaohao/model"
 	"jiaohao/model/modeltest"
 )
@@ -16,7 +17,7 @@ func benchBuild[T interface {
 	Wait()
 }](b *testing.B, mk func(ctx context.Context, st model.Store) T) {
 	st := newStore(b)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -53,7 +54,7 @@ func BenchmarkBuildManager(b *testing.B) {
 // a benchmark can feed it events itself.
 func stillHall(tb testing.TB) (*Hall, *model.Snapshot) {
 	st := newStore(tb)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		tb.Fatal(err)
 	}
 	w := newTestWindow(tb, 1920, 1080)

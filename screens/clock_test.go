@@ -8,9 +8,8 @@ import (
 // The hall clock and the kiosk's opening hours use the branch's zone from
 // the snapshot, whatever zone the PC is set to.
 func TestServerClockUsesBranchZone(t *testing.T) {
-	frozen := frozenNow
-	frozenNow = time.Time{} // this test needs the running clock
-	defer func() { frozenNow = frozen }()
+	serverTime = runningClock // this test needs the running clock
+	defer func() { serverTime = frozenClock }()
 	var c serverClock
 	c.set(time.Now().Add(time.Hour)) // the server runs an hour ahead of this PC
 	c.setZone("Asia/Shanghai")

@@ -7,7 +7,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/screens/offscreen"
 )
 
 // Layout goldens: each role on the demo morning at a fixed size. They
@@ -17,7 +19,7 @@ import (
 func demoStore(t *testing.T) *sqlstore.GormStore {
 	t.Helper()
 	st := newStore(t)
-	if err := SeedDemo(context.Background(), st); err != nil {
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -26,7 +28,7 @@ func demoStore(t *testing.T) *sqlstore.GormStore {
 func assertGolden(t *testing.T, name string, w fyne.Window) {
 	t.Helper()
 	WithUI(func() {
-		Settle(w.Canvas())
+		offscreen.Settle(w.Canvas())
 		test.AssertRendersToMarkup(t, name, w.Canvas())
 	})
 }
@@ -71,6 +73,7 @@ func TestGoldenManager(t *testing.T) {
 
 func TestGoldenSetup(t *testing.T) {
 	w := newTestWindow(t, 640, 720)
-	NewSetup(w, fyne.CurrentApp().Preferences(), nil, nil)
+	NewSetup(w, &keeper{}, nil, nil) // a fresh PC
+
 	assertGolden(t, "setup.xml", w)
 }

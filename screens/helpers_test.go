@@ -14,6 +14,7 @@ import (
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
+	"jiaohao/screens/offscreen"
 )
 
 // testNow is the instant every screen clock shows in tests.
@@ -23,15 +24,24 @@ func TestMain(m *testing.M) {
 	if err := SetLanguage("zh"); err != nil {
 		panic(err)
 	}
-	frozenNow = testNow
+	serverTime = frozenClock
 	os.Exit(m.Run())
 }
+
+// frozenClock stops every screen clock at testNow, so renders repeat;
+// runningClock is the program's, for the test of the clock itself.
+func frozenClock(time.Duration) time.Time { return testNow }
+
+var runningClock = serverTime
+
+// WithUI runs f as the UI goroutine would: no live update runs meanwhile.
+func WithUI(f func()) { offscreen.Do(f) }
 
 // newTestWindow starts a test app with the program's theme and a window of
 // the given size.
 func newTestWindow(t testing.TB, w, h float32) fyne.Window {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := offscreen.Serialise(test.NewTempApp(t))
 	a.Settings().SetTheme(Theme{})
 	win := a.NewWindow("test")
 	win.Resize(fyne.NewSize(w, h))
@@ -67,7 +77,7 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
-		ch := uiChanged.C()
+		ch := offscreen.Changed()
 		ok := false
 		WithUI(func() { ok = cond() })
 		if ok {

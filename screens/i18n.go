@@ -83,5 +83,17 @@ func customerErrText(err error) string {
 // menus); pairs are alternating names and values for {{.Name}} fields.
 func Text(key string, pairs ...any) string { return tr(key, kv(pairs...)) }
 
-// Title is the window title of a role ("caller" adds its window number).
-func Title(role string, window int) string { return Text("title."+role, "N", window) }
+// Title is the window title of a role (a caller's names its window).
+func Title(role model.Role, window int) string {
+	spec, _ := role.Spec()
+	return Text(spec.Title, "N", window)
+}
+
+// roleName is a role's name in the chosen language; a name outside the
+// table is shown as it is.
+func roleName(r model.Role) string {
+	if spec, ok := r.Spec(); ok {
+		return tr(spec.Label)
+	}
+	return string(r)
+}

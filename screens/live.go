@@ -61,10 +61,6 @@ func (c *serverClock) in(t time.Time) time.Time {
 	return t
 }
 
-// frozenNow, when set (by tests and screenshots, before any screen is
-// built), stops every clock at that instant so renders are repeatable.
-var frozenNow time.Time
-
 func (c *serverClock) set(server time.Time) {
 	if !server.IsZero() {
 		c.offset.Store(int64(server.Sub(time.Now())))
@@ -73,8 +69,9 @@ func (c *serverClock) set(server time.Time) {
 
 // now is the server's current time.
 func (c *serverClock) now() time.Time {
-	if !frozenNow.IsZero() {
-		return c.in(frozenNow)
-	}
-	return c.in(time.Now().Add(time.Duration(c.offset.Load())))
+	return c.in(serverTime(time.Duration(c.offset.Load())))
 }
+
+// serverTime is this PC's clock moved by the server's offset; the tests
+// stop it at one instant so their renders repeat.
+var serverTime = func(offset time.Duration) time.Time { return time.Now().Add(offset) }

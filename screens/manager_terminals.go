@@ -62,7 +62,7 @@ func (p *terminalsPage) load() {
 		p.rows.RemoveAll()
 		for _, t := range got {
 			id := t.ID
-			text := tr("terminals.line", kv("Name", t.Name, "Role", tr("role."+t.Role), "N", t.Window))
+			text := tr("terminals.line", kv("Name", t.Name, "Role", roleName(t.Role), "N", t.Window))
 			revoke := widget.NewButton(tr("terminals.revoke"), func() { p.revoke(id) })
 			if t.Revoked {
 				text += " · " + tr("terminals.revoked")
@@ -76,7 +76,8 @@ func (p *terminalsPage) load() {
 
 func (p *terminalsPage) add() {
 	n, _ := strconv.Atoi(strings.TrimSpace(p.window.Text))
-	t := model.Terminal{Name: p.name.Text, Role: valueOf(roleLabels(), p.role.Selected), Window: n}
+	role, _ := roleOf(p.role.Selected)
+	t := model.Terminal{Name: p.name.Text, Role: role, Window: n}
 	var token string
 	p.m.async(func(ctx context.Context) error {
 		tok, hash, err := p.m.deps.NewToken()

@@ -7,15 +7,19 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/model"
 )
 
 // Setup is the first-run form: the role of this PC, how it reaches the
-// queue, its window number, the devices plugged into it and language. It saves to the preferences;
-// "try it on this PC" runs the demo instead.
+// queue, its window number, the devices plugged into it and language. Its
+// keeper checks and saves what it says; "try it on this PC" runs the demo
+// instead.
 type Setup struct {
 	w      fyne.Window
-	prefs  fyne.Preferences
-	onDone func(Config)
+	keep   SetupKeeper
+	files  SetupFiles // nil: no export and import
+	onDone func(SetupValues)
 	onDemo func()
 
 	role, mode    *widget.RadioGroup
@@ -35,12 +39,21 @@ type Setup struct {
 // label maps between stored values and what the form shows.
 type label struct{ value, text string }
 
+// roleLabels are the roles of the table, by their translated names.
 func roleLabels() []label {
 	var out []label
-	for _, r := range Roles {
-		out = append(out, label{r, tr("role." + r)})
+	for _, r := range model.Roles() {
+		out = append(out, label{string(r.Role), tr(r.Label)})
 	}
 	return out
+}
+
+// roleOf is the role a label picker shows now (zero when none is chosen),
+// with its row of the table.
+func roleOf(selected string) (model.Role, model.RoleSpec) {
+	r := model.Role(valueOf(roleLabels(), selected))
+	spec, _ := r.Spec()
+	return r, spec
 }
 
 func modeLabels() []label {
@@ -75,12 +88,12 @@ func textOf(ls []label, value string) string {
 	return ""
 }
 
-// NewSetup shows the setup form in w, filled from the saved configuration.
-// onDone gets the saved configuration; onDemo (may be nil) runs the demo.
-func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo func()) *Setup {
-	s := &Setup{w: w, prefs: p, onDone: onDone, onDemo: onDemo}
-	cfg, _ := LoadConfig(p)
-	s.build(cfg)
+// NewSetup shows the setup form in w, filled from what k has saved. onDone
+// (may be nil) gets the values k kept; onDemo (may be nil) runs the demo.
+func NewSetup(w fyne.Window, k SetupKeeper, onDone func(SetupValues), onDemo func()) *Setup {
+	s := &Setup{w: w, keep: k, onDone: onDone, onDemo: onDemo}
+	s.files, _ = k.(SetupFiles)
+	s.build(k.Load())
 	w.SetContent(s.content)
 	return s
 }
@@ -88,7 +101,7 @@ func NewSetup(w fyne.Window, p fyne.Preferences, onDone func(Config), onDemo fun
 // Content is the form's root object.
 func (s *Setup) Content() fyne.CanvasObject { return s.content }
 
-func (s *Setup) build(cfg Config) {
+func (s *Setup) build(cfg SetupValues) {
 	s.role = widget.NewRadioGroup(texts(roleLabels()), func(string) { s.arrange() })
 	s.role.Horizontal = true
 	s.mode = widget.NewRadioGroup(texts(modeLabels()), func(string) { s.arrange() })
@@ -141,8 +154,8 @@ func (s *Setup) build(cfg Config) {
 }
 
 // fill shows cfg in the form.
-func (s *Setup) fill(cfg Config) {
-	s.role.SetSelected(textOf(roleLabels(), cfg.Role))
+func (s *Setup) fill(cfg SetupValues) {
+	s.role.SetSelected(textOf(roleLabels(), string(cfg.Role)))
 	s.mode.SetSelected(textOf(modeLabels(), cfg.Mode))
 	s.window.SetText(strconv.Itoa(cfg.Window))
 	s.peer.SetText(cfg.Peer)
@@ -167,18 +180,19 @@ func (s *Setup) arrange() {
 		}
 	}
 	mode := valueOf(modeLabels(), s.mode.Selected)
-	role := valueOf(roleLabels(), s.role.Selected)
-	show(s.windowRow, role == "caller")
-	show(s.printerRow, role == "kiosk")
+	_, role := roleOf(s.role.Selected)
+	show(s.windowRow, role.Window)
+	show(s.printerRow, role.Printer)
 	show(s.peerRows, mode == ModePeer)
 	show(s.dbR, mode == ModeDB)
 }
 
-// Config is what the form says now.
-func (s *Setup) Config() Config {
+// Values are what the form says now.
+func (s *Setup) Values() SetupValues {
 	n, _ := strconv.Atoi(strings.TrimSpace(s.window.Text))
-	return Config{
-		Role:            valueOf(roleLabels(), s.role.Selected),
+	role, _ := roleOf(s.role.Selected)
+	return SetupValues{
+		Role:            role,
 		Mode:            valueOf(modeLabels(), s.mode.Selected),
 		Window:          n,
 		Peer:            strings.TrimSpace(s.peer.Text),
@@ -191,18 +205,18 @@ func (s *Setup) Config() Config {
 	}
 }
 
-// kioskPrinter is the printer field when the role is kiosk: other roles
-// print no tickets, and a hidden field must not block saving.
+// kioskPrinter is the printer field when the role prints tickets (the
+// kiosk): other roles print none, and a hidden field must not block saving.
 func (s *Setup) kioskPrinter() string {
-	if valueOf(roleLabels(), s.role.Selected) != "kiosk" {
+	if _, role := roleOf(s.role.Selected); !role.Printer {
 		return ""
 	}
 	return strings.TrimSpace(s.printer.Text)
 }
 
 func (s *Setup) submit() {
-	cfg := s.Config()
-	if err := SaveConfig(s.prefs, cfg); err != nil {
+	cfg := s.Values()
+	if err := s.keep.Keep(cfg); err != nil {
 		s.msg.SetText(errText(err))
 		s.msg.Show()
 		return

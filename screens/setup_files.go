@@ -12,22 +12,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// SettingsFileCodec writes and reads the per-PC settings file; the app sets
-// SettingsFiles to its codec, and the setup form then offers export and
-// import, so a technician copies one PC's setup to the next.
-type SettingsFileCodec struct {
-	Encode func(Config) ([]byte, error)
-	Decode func([]byte) (Config, error)
-}
-
-// SettingsFiles is the codec the setup form uses; nil hides the buttons.
-var SettingsFiles *SettingsFileCodec
-
 // maxSettingsFile bounds what import reads: the file is a few hundred bytes.
 const maxSettingsFile = 64 << 10
 
 func (s *Setup) fileButtons() fyne.CanvasObject {
-	if SettingsFiles == nil || s.w == nil {
+	if s.files == nil || s.w == nil {
 		return nil
 	}
 	export := widget.NewButton(tr("setup.export"), func() {
@@ -65,10 +54,10 @@ func (s *Setup) fileButtons() fyne.CanvasObject {
 
 // ExportTo writes what the form says now as a settings file.
 func (s *Setup) ExportTo(w io.Writer) error {
-	if SettingsFiles == nil {
+	if s.files == nil {
 		return errors.New("no settings file codec")
 	}
-	b, err := SettingsFiles.Encode(s.Config())
+	b, err := s.files.Encode(s.Values())
 	if err != nil {
 		return err
 	}
@@ -83,14 +72,14 @@ func (s *Setup) ExportTo(w io.Writer) error {
 // window number of this PC, say). A file that cannot be used changes
 // nothing, in the form or in the preferences.
 func (s *Setup) ImportFrom(r io.Reader) error {
-	if SettingsFiles == nil {
+	if s.files == nil {
 		return errors.New("no settings file codec")
 	}
 	b, err := io.ReadAll(io.LimitReader(r, maxSettingsFile+1))
 	if err != nil {
 		return fmt.Errorf("read settings file: %w", err)
 	}
-	c, err := SettingsFiles.Decode(b)
+	c, err := s.files.Decode(b)
 	if err != nil {
 		return err
 	}

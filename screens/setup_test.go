@@ -4,20 +4,41 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-
 	"fyne.io/fyne/v2/test"
 
 	"jiaohao/model"
 )
 
+// keeper is a SetupKeeper in memory: a fresh PC's defaults until it keeps
+// what refuse lets through. The program's keeper (the preferences, the
+// sentences of what is wrong) is tested in app.
+type keeper struct {
+	saved  *SetupValues
+	refuse func(SetupValues) error
+}
+
+func (k *keeper) Load() SetupValues {
+	if k.saved != nil {
+		return *k.saved
+	}
+	return SetupValues{Mode: ModeHost, Window: 1, Lang: "zh"}
+}
+
+func (k *keeper) Keep(v SetupValues) error {
+	if k.refuse != nil {
+		if err := k.refuse(v); err != nil {
+			return err
+		}
+	}
+	k.saved = &v
+	return nil
+}
+
 func TestSetupSavesAndReloads(t *testing.T) {
 	w := newTestWindow(t, 640, 720)
-	prefs := fyne.CurrentApp().Preferences()
-	if _, ok := LoadConfig(prefs); ok {
-		t.Fatal("a fresh app already has a configuration")
-	}
-	var done []Config
-	s := NewSetup(w, prefs, func(c Config) { done = append(done, c) }, nil)
+	k := &keeper{}
+	var done []SetupValues
+	s := NewSetup(w, k, func(c SetupValues) { done = append(done, c) }, nil)
 	s.role.SetSelected(textOf(roleLabels(), "caller"))
 	s.mode.SetSelected(textOf(modeLabels(), ModePeer))
 	s.window.SetText("3")
@@ -26,16 +47,15 @@ func TestSetupSavesAndReloads(t *testing.T) {
 	s.lang.SetSelected("English")
 	test.Tap(s.save)
 
-	want := Config{Role: "caller", Mode: ModePeer, Window: 3, Peer: "http://192.168.1.10:8520", Token: "jh_secret", Lang: "en"}
+	want := SetupValues{Role: "caller", Mode: ModePeer, Window: 3, Peer: "http://192.168.1.10:8520", Token: "jh_secret", Lang: "en"}
 	if len(done) != 1 || done[0] != want {
 		t.Fatalf("done got %+v, want [%+v]", done, want)
 	}
-	got, ok := LoadConfig(prefs)
-	if !ok || got != want {
-		t.Fatalf("reloaded %+v (saved %v), want %+v", got, ok, want)
+	if k.saved == nil || *k.saved != want {
+		t.Fatalf("kept %+v, want %+v", k.saved, want)
 	}
-	again := NewSetup(fyne.CurrentApp().NewWindow("again"), prefs, nil, nil)
-	if c := again.Config(); c != want {
+	again := NewSetup(fyne.CurrentApp().NewWindow("again"), k, nil, nil)
+	if c := again.Values(); c != want {
 		t.Fatalf("a new form shows %+v, want %+v", c, want)
 	}
 	if !again.windowRow.Visible() || !again.peerRows.Visible() || again.dbR.Visible() {
@@ -43,39 +63,42 @@ func TestSetupSavesAndReloads(t *testing.T) {
 	}
 }
 
+// What the keeper refuses is its one sentence on the form, and the form
+// goes nowhere.
 func TestSetupRefusesIncomplete(t *testing.T) {
 	w := newTestWindow(t, 640, 720)
-	prefs := fyne.CurrentApp().Preferences()
+	k := &keeper{refuse: func(v SetupValues) error {
+		if v.Mode == ModeDB && v.DSN == "" {
+			return model.Errorf(model.EInvalidInput, "直连数据库须填写连接串")
+		}
+		return nil
+	}}
 	called := false
-	s := NewSetup(w, prefs, func(Config) { called = true }, nil)
+	s := NewSetup(w, k, func(SetupValues) { called = true }, nil)
 	s.role.SetSelected(textOf(roleLabels(), "kiosk"))
 	s.mode.SetSelected(textOf(modeLabels(), ModeDB))
 	test.Tap(s.save)
 	if called || s.msg.Text != "直连数据库须填写连接串" {
 		t.Fatalf("saved=%v with message %q", called, s.msg.Text)
 	}
-	if _, ok := LoadConfig(prefs); ok {
+	if k.saved != nil {
 		t.Fatal("an incomplete configuration was saved")
 	}
 }
 
-// A kiosk's own printer and an LED bar are saved with the PC's setup; the
-// printer field is offered to kiosks only, and an address the drivers
-// refuse is one sentence and saves nothing.
+// A kiosk's own printer and an LED bar go with the PC's setup; the printer
+// field is offered to the roles that print tickets only, and an address
+// the keeper refuses is one sentence and saves nothing.
 func TestSetupSavesDevices(t *testing.T) {
-	defer func(old func(kind, addr string) error) { CheckDevice = old }(CheckDevice)
-	var checked []string
-	CheckDevice = func(kind, addr string) error {
-		checked = append(checked, kind+" "+addr)
-		if addr == "lpt1" {
+	w := newTestWindow(t, 640, 720)
+	k := &keeper{refuse: func(v SetupValues) error {
+		if v.Printer == "lpt1" {
 			return model.Errorf(model.EInvalidInput, "打印机地址无效：lpt1")
 		}
 		return nil
-	}
-	w := newTestWindow(t, 640, 720)
-	prefs := fyne.CurrentApp().Preferences()
-	var done []Config
-	s := NewSetup(w, prefs, func(c Config) { done = append(done, c) }, nil)
+	}}
+	var done []SetupValues
+	s := NewSetup(w, k, func(c SetupValues) { done = append(done, c) }, nil)
 	s.role.SetSelected(textOf(roleLabels(), "caller"))
 	if s.printerRow.Visible() {
 		t.Fatal("a caller is offered a ticket printer")
@@ -90,7 +113,7 @@ func TestSetupSavesDevices(t *testing.T) {
 	if len(done) != 0 || s.msg.Text != "打印机地址无效：lpt1" {
 		t.Fatalf("a bad printer address: saved %v, message %q", done, s.msg.Text)
 	}
-	if _, ok := LoadConfig(prefs); ok {
+	if k.saved != nil {
 		t.Fatal("a setup with a bad printer address was saved")
 	}
 	s.printer.SetText(" escpos+tcp://192.168.1.50:9100 ")
@@ -99,11 +122,8 @@ func TestSetupSavesDevices(t *testing.T) {
 	if len(done) != 1 || done[0].Printer != "escpos+tcp://192.168.1.50:9100" || done[0].LED != "led+serial://COM4?encoding=gb2312" {
 		t.Fatalf("saved %+v", done)
 	}
-	if got, _ := LoadConfig(prefs); got != done[0] {
+	if got := k.Load(); got != done[0] {
 		t.Fatalf("reloaded %+v, want %+v", got, done[0])
-	}
-	if want := "led led+serial://COM4?encoding=gb2312"; checked[len(checked)-1] != want {
-		t.Fatalf("last check %q, want %q", checked[len(checked)-1], want)
 	}
 
 	// A printer typed in and then hidden by choosing another role neither

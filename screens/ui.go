@@ -1,15 +1,15 @@
 // Package screens owns the desktop user interface: one Fyne view per role
 // (kiosk, caller, hall screen, manager), the setup form and the theme. A
-// screen sees only the queue through model.Store and the devices through the
-// small PrintQueue and Announcer interfaces; it never touches a database
-// driver. Each role follows the live state through the model's Follower;
-// store and network calls run on goroutines, and widgets change only on
+// screen sees only the queue through model.Store, the devices through the
+// small PrintQueue and Announcer interfaces and the PC's setup through a
+// SetupKeeper; it never touches a database driver or the preferences.
+// Each role follows the live state through the model's Follower; store
+// and network calls run on goroutines, and widgets change only on
 // the UI goroutine through onUI.
 package screens
 
 import (
 	"log"
-	"sync"
 
 	"fyne.io/fyne/v2"
 
@@ -61,43 +61,7 @@ func logf(l *log.Logger, format string, args ...any) {
 	l.Printf(format, args...)
 }
 
-// uiMu serialises widget updates made from goroutines. On a real display
-// fyne.Do already runs them on the one UI goroutine, so the lock is never
-// contended; under the test driver fyne.Do runs the function in place, and
-// the lock is what keeps a test's taps and reads apart from live updates.
-var uiMu sync.Mutex
-
 // onUI runs f on the UI goroutine. Only goroutines call it: a handler that
-// already runs on the UI goroutine changes widgets directly.
-func onUI(f func()) {
-	fyne.Do(func() {
-		uiMu.Lock()
-		f()
-		uiMu.Unlock()
-		uiChanged.fire()
-	})
-}
-
-// uiChanged fires after every update made through onUI, so a caller that
-// needs the screen settled (tests, the screenshot command) waits for it
-// instead of sleeping.
-var uiChanged = &signal{ch: make(chan struct{})}
-
-type signal struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-// C returns a channel closed at the next fire.
-func (s *signal) C() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ch
-}
-
-func (s *signal) fire() {
-	s.mu.Lock()
-	close(s.ch)
-	s.ch = make(chan struct{})
-	s.mu.Unlock()
-}
+// already runs on the UI goroutine changes widgets directly. (Without a
+// display, package offscreen makes the test driver keep the same rule.)
+func onUI(f func()) { fyne.Do(f) }

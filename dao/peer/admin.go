@@ -186,11 +186,11 @@ func (s *Server) whoami(w http.ResponseWriter, _ *http.Request, p principal) err
 
 // Whoami is what the server knows about the calling terminal.
 type Whoami struct {
-	ID     int64  `json:"id"`
-	Name   string `json:"name"`
-	Role   string `json:"role"`
-	Window int    `json:"window"`
-	Engine string `json:"engine"`
+	ID     int64      `json:"id"`
+	Name   string     `json:"name"`
+	Role   model.Role `json:"role"`
+	Window int        `json:"window"`
+	Engine string     `json:"engine"`
 }
 
 func (s *Server) eventLog(w http.ResponseWriter, r *http.Request, _ principal) error {

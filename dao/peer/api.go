@@ -13,19 +13,20 @@ import (
 // response and returns errors for the wrapper to answer.
 type apiFunc func(w http.ResponseWriter, r *http.Request, p principal) error
 
-// route is one entry of the contract: who may call it, and the handler.
+// route is one entry of the contract: the permission of the role table
+// it needs, and the handler.
 type route struct {
 	method, pattern string
-	roles           []string
+	need            model.Permission
 	fn              apiFunc
 }
 
-var (
-	anyRole   = []string{RoleKiosk, RoleCaller, RoleScreen, RoleManager}
-	takers    = []string{RoleKiosk, RoleManager}
-	actors    = []string{RoleCaller, RoleManager}
-	observers = anyRole
-	managers  = []string{RoleManager}
+// Who may call a route, by the permission it needs.
+const (
+	observers = model.PermObserve
+	takers    = model.PermTake
+	actors    = model.PermAct
+	managers  = model.PermManage
 )
 
 // routes is the /api/v1 surface behind a token (health is open). Callers
@@ -73,7 +74,7 @@ func (s *Server) api(rt route) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if !p.is(rt.roles...) {
+		if !p.may(rt.need) {
 			writeError(w, errForbidden)
 			return
 		}
@@ -91,7 +92,7 @@ func (s *Server) api(rt route) http.Handler {
 func actorName(p principal) string {
 	name := p.Name
 	if name == "" {
-		name = p.Role
+		name = string(p.Role)
 	}
 	if p.Window > 0 {
 		name = fmt.Sprintf("%s@%d", name, p.Window)
@@ -102,11 +103,11 @@ func actorName(p principal) string {
 	return name
 }
 
-// actingWindow is the window a request acts for: a caller always acts for
-// its own window (and may not name another); a manager acts for the window
-// it names, or for any window with 0.
+// actingWindow is the window a request acts for: a role that manages acts
+// for the window it names, or for any window with 0; any other (a caller)
+// always acts for its own window and may not name another.
 func actingWindow(p principal, requested int) (int, error) {
-	if p.Role == RoleManager {
+	if p.may(model.PermManage) {
 		return requested, nil
 	}
 	if requested != 0 && requested != p.Window {
@@ -149,7 +150,7 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, p principal) error
 	if !s.takes.allow(p.ID, time.Now()) {
 		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
 	}
-	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role)
+	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, string(p.Role))
 	return s.answerTicket(w, r, http.StatusCreated, t, err)
 }
 

@@ -15,19 +15,6 @@ import (
 	"jiaohao/model"
 )
 
-// Roles a terminal's token may carry.
-const (
-	RoleKiosk   = "kiosk"   // take numbers, read
-	RoleCaller  = "caller"  // act for its own window, read
-	RoleScreen  = "screen"  // read
-	RoleManager = "manager" // everything
-)
-
-// ValidRole reports whether r is one of the four roles.
-func ValidRole(r string) bool {
-	return r == RoleKiosk || r == RoleCaller || r == RoleScreen || r == RoleManager
-}
-
 const tokenPrefix = "jh_"
 
 // NewToken makes a fresh bearer token (256 random bits) and the hash to
@@ -54,14 +41,8 @@ type principal struct {
 	model.Terminal
 }
 
-func (p principal) is(roles ...string) bool {
-	for _, r := range roles {
-		if p.Role == r {
-			return true
-		}
-	}
-	return false
-}
+// may reports whether the principal's role has perm in the role table.
+func (p principal) may(perm model.Permission) bool { return p.Role.May(perm) }
 
 var (
 	errNoToken   = model.Errorf(model.EUnauthorized, "需要有效的终端令牌 (a valid terminal token is required)")
@@ -90,7 +71,7 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 	if err != nil {
 		return principal{}, err
 	}
-	if subtle.ConstantTimeCompare([]byte(hash), []byte(t.TokenHash)) != 1 || t.Revoked || !ValidRole(t.Role) {
+	if subtle.ConstantTimeCompare([]byte(hash), []byte(t.TokenHash)) != 1 || t.Revoked || !t.Role.Valid() {
 		return principal{}, errNoToken
 	}
 	s.touch(t.ID)

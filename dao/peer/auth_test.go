@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"fmt"
+	"jiaohao/model"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,9 +15,9 @@ import (
 // and authorisation (any status but 401 and 403).
 func TestAuthMatrix(t *testing.T) {
 	e := newEnv(t, Options{})
-	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"service":"A"}`)
+	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleManager], `{"service":"A"}`)
 	id := fmt.Sprint(tk.ID)
-	addToken(t, e.store, RoleScreen, 0)
+	addToken(t, e.store, model.RoleScreen, 0)
 	terms, err := e.store.Terminals(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -32,49 +33,55 @@ func TestAuthMatrix(t *testing.T) {
 	type probe struct {
 		method, path, body string
 		allowed            int // roles that pass; the caller acts for window 1
+		// win is the window the probe acts for: 0 none, 1 the caller's
+		// own, more another window.
+		win int
 	}
 	probes := map[string][]probe{
-		"POST /api/v1/tickets":              {{"POST", "/api/v1/tickets", `{"service":"B"}`, K | M}},
-		"GET /api/v1/tickets/{id}":          {{"GET", "/api/v1/tickets/" + id, "", all}},
-		"GET /api/v1/tickets/{id}/position": {{"GET", "/api/v1/tickets/" + id + "/position", "", all}},
-		"GET /api/v1/public/{pid}":          {{"GET", "/api/v1/public/" + tk.PublicID, "", all}},
-		"GET /api/v1/windows":               {{"GET", "/api/v1/windows", "", all}},
-		"GET /api/v1/services":              {{"GET", "/api/v1/services", "", all}},
-		"GET /api/v1/settings":              {{"GET", "/api/v1/settings", "", all}},
-		"GET /api/v1/snapshot":              {{"GET", "/api/v1/snapshot", "", all}},
-		"GET /api/v1/events":                {{"GET", "/api/v1/events?since=0", "", all}},
-		"GET /api/v1/eventlog":              {{"GET", "/api/v1/eventlog?since=0", "", all}},
-		"GET /api/v1/time":                  {{"GET", "/api/v1/time", "", all}},
-		"GET /api/v1/whoami":                {{"GET", "/api/v1/whoami", "", all}},
-		"POST /api/v1/sweep":                {{"POST", "/api/v1/sweep", "", C | M}},
-		"POST /api/v1/devices":              {{"POST", "/api/v1/devices", `{"kind":"printer","fault":""}`, all}},
-		"PUT /api/v1/windows/{n}/services":  {{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, M}},
-		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M}},
-		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M}},
-		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M}},
-		"GET /api/v1/terminals":             {{"GET", "/api/v1/terminals", "", M}},
-		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M}},
-		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M}},
-		"GET /api/v1/reports":               {{"GET", "/api/v1/reports?from=2026-03-01", "", M}},
+		"POST /api/v1/tickets":              {{"POST", "/api/v1/tickets", `{"service":"B"}`, K | M, 0}},
+		"GET /api/v1/tickets/{id}":          {{"GET", "/api/v1/tickets/" + id, "", all, 0}},
+		"GET /api/v1/tickets/{id}/position": {{"GET", "/api/v1/tickets/" + id + "/position", "", all, 0}},
+		"GET /api/v1/public/{pid}":          {{"GET", "/api/v1/public/" + tk.PublicID, "", all, 0}},
+		"GET /api/v1/windows":               {{"GET", "/api/v1/windows", "", all, 0}},
+		"GET /api/v1/services":              {{"GET", "/api/v1/services", "", all, 0}},
+		"GET /api/v1/settings":              {{"GET", "/api/v1/settings", "", all, 0}},
+		"GET /api/v1/snapshot":              {{"GET", "/api/v1/snapshot", "", all, 0}},
+		"GET /api/v1/events":                {{"GET", "/api/v1/events?since=0", "", all, 0}},
+		"GET /api/v1/eventlog":              {{"GET", "/api/v1/eventlog?since=0", "", all, 0}},
+		"GET /api/v1/time":                  {{"GET", "/api/v1/time", "", all, 0}},
+		"GET /api/v1/whoami":                {{"GET", "/api/v1/whoami", "", all, 0}},
+		"POST /api/v1/sweep":                {{"POST", "/api/v1/sweep", "", C | M, 0}},
+		"POST /api/v1/devices":              {{"POST", "/api/v1/devices", `{"kind":"printer","fault":""}`, all, 0}},
+		"PUT /api/v1/windows/{n}/services":  {{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, M, 0}},
+		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M, 0}},
+		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M, 0}},
+		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M, 0}},
+		"GET /api/v1/terminals":             {{"GET", "/api/v1/terminals", "", M, 0}},
+		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M, 0}},
+		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M, 0}},
+		"GET /api/v1/reports":               {{"GET", "/api/v1/reports?from=2026-03-01", "", M, 0}},
 		"POST /api/v1/windows/{n}/call": {
-			{"POST", "/api/v1/windows/1/call", "", C | M},
-			{"POST", "/api/v1/windows/2/call", "", M},
+			{"POST", "/api/v1/windows/1/call", "", C | M, 1},
+			{"POST", "/api/v1/windows/2/call", "", M, 2},
 		},
 		"PUT /api/v1/windows/{n}/status": {
-			{"PUT", "/api/v1/windows/1/status", `{"status":"open"}`, C | M},
-			{"PUT", "/api/v1/windows/2/status", `{"status":"open"}`, M},
+			{"PUT", "/api/v1/windows/1/status", `{"status":"open"}`, C | M, 1},
+			{"PUT", "/api/v1/windows/2/status", `{"status":"open"}`, M, 2},
 		},
 		"POST /api/v1/tickets/{id}/{action}": {
-			{"POST", "/api/v1/tickets/" + id + "/recall", `{"window":1}`, C | M},
-			{"POST", "/api/v1/tickets/" + id + "/pass", ``, C | M},
-			{"POST", "/api/v1/tickets/" + id + "/finish", `{"window":2}`, M},
-			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B"}`, C | M},
-			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B","from_window":3}`, M},
+			{"POST", "/api/v1/tickets/" + id + "/recall", `{"window":1}`, C | M, 1},
+			{"POST", "/api/v1/tickets/" + id + "/pass", ``, C | M, 1},
+			{"POST", "/api/v1/tickets/" + id + "/finish", `{"window":2}`, M, 2},
+			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B"}`, C | M, 1},
+			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B","from_window":3}`, M, 3},
 		},
 	}
-	bits := map[string]int{RoleKiosk: K, RoleCaller: C, RoleScreen: S, RoleManager: M}
+	// The four roles of the design keep their column of the matrix; every
+	// role of the table, those four and any added later, is also held to
+	// what its permissions say (tableAllows).
+	bits := map[model.Role]int{model.RoleKiosk: K, model.RoleCaller: C, model.RoleScreen: S, model.RoleManager: M}
 
-	revoked := addToken(t, e.store, RoleManager, 0)
+	revoked := addToken(t, e.store, model.RoleManager, 0)
 	ts, err := e.store.Terminals(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +98,18 @@ func TestAuthMatrix(t *testing.T) {
 			continue
 		}
 		for _, p := range ps {
-			for role, bit := range bits {
+			for _, spec := range model.Roles() {
+				role := spec.Role
+				want := tableAllows(spec, rt.need, p.win)
+				if bit, ok := bits[role]; ok {
+					if matrix := p.allowed&bit != 0; matrix != want {
+						t.Errorf("%s %s %s as %s: the matrix says allowed=%v, the role table %v", p.method, p.path, p.body, role, matrix, want)
+					}
+					want = p.allowed&bit != 0
+				}
 				status, body := e.call(t, p.method, p.path, e.tokens[role], p.body)
 				got := status != http.StatusUnauthorized && status != http.StatusForbidden
-				if want := p.allowed&bit != 0; got != want {
+				if got != want {
 					t.Errorf("%s %s %s as %s: status %d (%s), want allowed=%v", p.method, p.path, p.body, role, status, body, want)
 				}
 				if status == http.StatusForbidden && errCode(t, body) != "forbidden" {
@@ -119,7 +134,7 @@ func TestAuthMatrix(t *testing.T) {
 	}
 	// A scheme other than Bearer is no token at all.
 	req, _ := http.NewRequest("GET", e.ts.URL+"/api/v1/snapshot", nil)
-	req.Header.Set("Authorization", "Basic "+e.tokens[RoleManager])
+	req.Header.Set("Authorization", "Basic "+e.tokens[model.RoleManager])
 	resp, err := e.ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -130,22 +145,32 @@ func TestAuthMatrix(t *testing.T) {
 	}
 }
 
+// tableAllows is what the role table says of a request needing need that
+// acts for window win (0: none, 1: the window-bound role's own): a role
+// that manages acts for any window, one bound to a window for its own.
+func tableAllows(spec model.RoleSpec, need model.Permission, win int) bool {
+	if !spec.Role.May(need) {
+		return false
+	}
+	return win == 0 || spec.Role.May(model.PermManage) || (spec.Window && win == 1)
+}
+
 // Taking numbers is limited per token: the burst is the per-minute limit,
 // and one token running out does not affect another.
 func TestTakeRateLimit(t *testing.T) {
 	e := newEnv(t, Options{TakePerMinute: 5})
 	for i := 0; i < 5; i++ {
-		must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+		must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A"}`)
 	}
 	v := e.version(t)
-	status, b := e.call(t, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+	status, b := e.call(t, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A"}`)
 	if status != http.StatusTooManyRequests || errCode(t, b) != "rate_limited" {
 		t.Fatalf("6th take: %d %s", status, b)
 	}
 	if e.version(t) != v {
 		t.Fatal("a refused take changed the queue")
 	}
-	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"service":"A"}`)
+	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleManager], `{"service":"A"}`)
 
 	l := newLimiter(60) // one a second
 	now := time.Unix(1000, 0)
@@ -166,7 +191,7 @@ func TestTakeRateLimit(t *testing.T) {
 func TestCallerScope(t *testing.T) {
 	e := newEnv(t, Options{TakePerMinute: -1})
 	ctx := context.Background()
-	caller, manager := e.tokens[RoleCaller], e.tokens[RoleManager] // the caller is window 1
+	caller, manager := e.tokens[model.RoleCaller], e.tokens[model.RoleManager] // the caller is window 1
 	if _, err := e.store.SetWindowServices(ctx, 1, []string{"A"}); err != nil {
 		t.Fatal(err)
 	}

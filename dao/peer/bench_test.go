@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 	"net/http"
 	"slices"
 	"strings"
@@ -33,7 +34,7 @@ func BenchmarkFanout200(b *testing.B) {
 	)
 	url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/api/v1/events"
 	for i := 0; i < subs; i++ {
-		conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[RoleScreen]}}})
+		conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[model.RoleScreen]}}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func benchParallel(b *testing.B, n int, unit string, req func(worker int) (strin
 			path, body := req(w)
 			for left.Add(-1) >= 0 {
 				r, _ := http.NewRequest("POST", e.ts.URL+path, strings.NewReader(body))
-				r.Header.Set("Authorization", "Bearer "+e.tokens[RoleManager])
+				r.Header.Set("Authorization", "Bearer "+e.tokens[model.RoleManager])
 				resp, err := hc.Do(r)
 				if err != nil {
 					b.Error(err)

@@ -51,7 +51,7 @@ func TestThousandSubscribersOnPostgres(t *testing.T) {
 	e := newEnvOn(t, st, Options{})
 	tokens := make([]string, n)
 	for i := range tokens {
-		tokens[i] = addToken(t, st, RoleScreen, 0)
+		tokens[i] = addToken(t, st, model.RoleScreen, 0)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -190,7 +190,7 @@ func TestUnavailableSaysRetryAfter(t *testing.T) {
 		{"GET", "/api/v1/health", ""},
 	} {
 		req, _ := http.NewRequest(c.method, e.ts.URL+c.path, strings.NewReader(c.body))
-		req.Header.Set("Authorization", "Bearer "+e.tokens[RoleKiosk])
+		req.Header.Set("Authorization", "Bearer "+e.tokens[model.RoleKiosk])
 		resp, err := e.ts.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -224,7 +224,7 @@ func TestExhaustedPoolIs503(t *testing.T) {
 	}))
 	defer ts.Close()
 	e.ts = ts
-	must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[RoleScreen], "") // the token is now known
+	must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[model.RoleScreen], "") // the token is now known
 	db, err := st.DB().DB()
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestExhaustedPoolIs503(t *testing.T) {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", e.ts.URL+"/api/v1/snapshot", nil)
-	req.Header.Set("Authorization", "Bearer "+e.tokens[RoleScreen])
+	req.Header.Set("Authorization", "Bearer "+e.tokens[model.RoleScreen])
 	resp, err := e.ts.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -246,5 +246,5 @@ func TestExhaustedPoolIs503(t *testing.T) {
 		t.Fatalf("with the pool exhausted: %d %+v Retry-After %q, want 503 with Retry-After", resp.StatusCode, body, resp.Header.Get("Retry-After"))
 	}
 	hold.Close()
-	must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[RoleScreen], "")
+	must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[model.RoleScreen], "")
 }

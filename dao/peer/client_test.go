@@ -13,7 +13,7 @@ import (
 func TestClientIsAStore(t *testing.T) {
 	e := newEnv(t, Options{})
 	ctx := context.Background()
-	kiosk, caller, manager := e.client(t, RoleKiosk), e.client(t, RoleCaller), e.client(t, RoleManager)
+	kiosk, caller, manager := e.client(t, model.RoleKiosk), e.client(t, model.RoleCaller), e.client(t, model.RoleManager)
 	if kiosk.Engine() != "sqlite" {
 		t.Fatalf("engine %q", kiosk.Engine())
 	}
@@ -79,7 +79,7 @@ func TestClientIsAStore(t *testing.T) {
 func TestClientUnreachable(t *testing.T) {
 	e := newEnv(t, Options{})
 	ctx := context.Background()
-	kiosk := e.client(t, RoleKiosk)
+	kiosk := e.client(t, model.RoleKiosk)
 	if _, err := Dial(ctx, e.ts.URL, "jh_wrong"); model.ErrorCode(err) != model.EUnauthorized {
 		t.Fatalf("dial with a wrong token: %v", err)
 	}
@@ -90,7 +90,7 @@ func TestClientUnreachable(t *testing.T) {
 	if _, err := kiosk.Snapshot(ctx); !IsUnreachable(err) {
 		t.Fatalf("snapshot while down: %v", err)
 	}
-	if _, err := Dial(ctx, e.ts.URL, e.tokens[RoleKiosk]); !IsUnreachable(err) {
+	if _, err := Dial(ctx, e.ts.URL, e.tokens[model.RoleKiosk]); !IsUnreachable(err) {
 		t.Fatalf("dial while down: %v", err)
 	}
 	ch, err := kiosk.Watch(ctx, 0)

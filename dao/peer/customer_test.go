@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"jiaohao/model"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -69,15 +70,15 @@ func TestCustomerPage(t *testing.T) {
 func TestLogsHoldNoSecrets(t *testing.T) {
 	var buf bytes.Buffer
 	e := newEnv(t, Options{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
-	e.call(t, "GET", "/api/v1/eventlog?since=0&secret=xyz", e.tokens[RoleManager], "")
+	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A"}`)
+	e.call(t, "GET", "/api/v1/eventlog?since=0&secret=xyz", e.tokens[model.RoleManager], "")
 	e.call(t, "GET", "/api/v1/snapshot", "jh_wrong-token-value", "")
 	getPage(t, e, "/t/"+tk.PublicID, "")
 	log := buf.String()
 	if !strings.Contains(log, "route=") {
 		t.Fatalf("nothing logged: %q", log)
 	}
-	for _, secret := range []string{e.tokens[RoleKiosk], e.tokens[RoleManager], "jh_wrong-token-value", tk.PublicID, "xyz"} {
+	for _, secret := range []string{e.tokens[model.RoleKiosk], e.tokens[model.RoleManager], "jh_wrong-token-value", tk.PublicID, "xyz"} {
 		if strings.Contains(log, secret) {
 			t.Fatalf("log holds %q:\n%s", secret, log)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"jiaohao/model"
 	"net"
 	"net/http"
 	"strings"
@@ -28,7 +29,7 @@ func TestSlowBodyClosedAtDeadline(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /api/v1/tickets HTTP/1.1\r\nHost: jiaohao\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"serv", e.tokens[RoleKiosk])
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"serv", e.tokens[model.RoleKiosk])
 	start := time.Now()
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	answer, err := io.ReadAll(conn) // until the server closes the connection
@@ -47,18 +48,18 @@ func TestSlowBodyClosedAtDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.ts.URL, "http")+"/api/v1/events",
-		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[RoleScreen]}}})
+		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[model.RoleScreen]}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.CloseNow()
 	time.Sleep(time.Second) // over three body deadlines
-	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A"}`)
 	if _, b, err := ws.Read(ctx); err != nil || !bytes.Contains(b, []byte("A001")) {
 		t.Fatalf("the event stream after the body deadline: %s %v", b, err)
 	}
 	// A plain request with a body is answered as usual.
-	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A"}`)
+	must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A"}`)
 }
 
 func firstLine(b []byte) string {

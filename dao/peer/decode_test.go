@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"jiaohao/model"
 	"net/http"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestStrictRequests(t *testing.T) {
 	}
 	v := e.version(t)
 	for _, c := range cases {
-		status, b := e.call(t, c.method, c.path, e.tokens[RoleManager], c.body)
+		status, b := e.call(t, c.method, c.path, e.tokens[model.RoleManager], c.body)
 		if status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
 			t.Errorf("%s %s %.60q: %d %s, want 400 invalid_input", c.method, c.path, c.body, status, b)
 		}
@@ -44,7 +45,7 @@ func TestStrictRequests(t *testing.T) {
 	}
 	// Exactly at the limit is still fine.
 	ok := `{"service":"A"` + strings.Repeat(" ", MaxBody-len(`{"service":"A"}`)) + `}`
-	if status, b := e.call(t, "POST", "/api/v1/tickets", e.tokens[RoleManager], ok); status != http.StatusCreated {
+	if status, b := e.call(t, "POST", "/api/v1/tickets", e.tokens[model.RoleManager], ok); status != http.StatusCreated {
 		t.Fatalf("64 KiB body: %d %s", status, b)
 	}
 }

@@ -75,7 +75,7 @@ func TestWatchSurvivesCutConnection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	proxy := newCutProxy(t, e.ts.Listener.Addr().String())
-	c, err := NewClient("http://"+proxy.ln.Addr().String(), e.tokens[RoleScreen], nil)
+	c, err := NewClient("http://"+proxy.ln.Addr().String(), e.tokens[model.RoleScreen], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestEventsResyncAndCatchUp(t *testing.T) {
 	v := e.version(t)
 	read := func(since string, n int) []message {
 		url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/api/v1/events?since=" + since
-		conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[RoleScreen]}}})
+		conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[model.RoleScreen]}}})
 		if err != nil {
 			t.Fatal(err)
 		}

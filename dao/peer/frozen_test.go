@@ -35,7 +35,7 @@ func TestFrozenDatabaseRollsBack(t *testing.T) {
 	}
 	defer st.Close()
 	e := newEnvOn(t, st, Options{TakePerMinute: -1})
-	kiosk := e.tokens[RoleKiosk]
+	kiosk := e.tokens[model.RoleKiosk]
 	first := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk, `{"service":"A"}`)
 
 	// Hold the branch row so the next take stops inside its transaction,
@@ -119,7 +119,7 @@ func TestSQLiteDiskFull(t *testing.T) {
 	var logs syncBuffer
 	st.SetLogger(slog.New(slog.NewTextHandler(&logs, nil)))
 	e := newEnvOn(t, st, Options{TakePerMinute: -1})
-	kiosk := e.tokens[RoleKiosk]
+	kiosk := e.tokens[model.RoleKiosk]
 	taken := map[int64]string{}
 	for i := 0; i < 5; i++ {
 		tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk, `{"service":"A"}`)

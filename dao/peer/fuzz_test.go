@@ -3,6 +3,7 @@ package peer
 import (
 	"bytes"
 	"context"
+	"jiaohao/model"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -43,7 +44,7 @@ func (fe *fuzzEnv) check(t *testing.T, method, path string, body []byte) {
 	req := &http.Request{Method: method, URL: &url.URL{Path: path}, Header: http.Header{},
 		Body: nopCloser{bytes.NewReader(body)}, Host: "example.test", ContentLength: int64(len(body))}
 	req = req.WithContext(context.Background())
-	req.Header.Set("Authorization", "Bearer "+fe.tokens[RoleManager])
+	req.Header.Set("Authorization", "Bearer "+fe.tokens[model.RoleManager])
 	rec := httptest.NewRecorder()
 	fe.h.ServeHTTP(rec, req)
 	if rec.Code >= 500 {
@@ -138,7 +139,7 @@ func (fe *fuzzEnv) checkQuery(t *testing.T, method, path, query string) {
 	before := fe.version(t)
 	req := &http.Request{Method: method, URL: &url.URL{Path: path, RawQuery: query}, Header: http.Header{},
 		Body: http.NoBody, Host: "example.test"}
-	req.Header.Set("Authorization", "Bearer "+fe.tokens[RoleManager])
+	req.Header.Set("Authorization", "Bearer "+fe.tokens[model.RoleManager])
 	rec := httptest.NewRecorder()
 	fe.h.ServeHTTP(rec, req.WithContext(context.Background()))
 	if rec.Code >= 500 {

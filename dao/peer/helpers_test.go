@@ -21,7 +21,7 @@ type env struct {
 	store  *sqlstore.GormStore
 	srv    *Server
 	ts     *httptest.Server
-	tokens map[string]string
+	tokens map[model.Role]string
 }
 
 func newEnv(t testing.TB, opts Options) *env {
@@ -42,24 +42,24 @@ func newEnvServing(t testing.TB, front model.Store, st *sqlstore.GormStore, opts
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close() })
 	<-srv.hub.ready // the store's watch is running before the test writes
-	e := &env{store: st, srv: srv, ts: ts, tokens: map[string]string{}}
-	for _, role := range []string{RoleKiosk, RoleCaller, RoleScreen, RoleManager} {
+	e := &env{store: st, srv: srv, ts: ts, tokens: map[model.Role]string{}}
+	for _, r := range model.Roles() {
 		win := 0
-		if role == RoleCaller {
+		if r.Window {
 			win = 1
 		}
-		e.tokens[role] = addToken(t, st, role, win)
+		e.tokens[r.Role] = addToken(t, st, r.Role, win)
 	}
 	return e
 }
 
-func addToken(t testing.TB, st model.Terminals, role string, window int) string {
+func addToken(t testing.TB, st model.Terminals, role model.Role, window int) string {
 	t.Helper()
 	tok, hash, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddTerminal(context.Background(), model.Terminal{Name: role, Role: role, Window: window, TokenHash: hash}); err != nil {
+	if _, err := st.AddTerminal(context.Background(), model.Terminal{Name: string(role), Role: role, Window: window, TokenHash: hash}); err != nil {
 		t.Fatalf("add terminal: %v", err)
 	}
 	return tok
@@ -111,7 +111,7 @@ func (e *env) version(t testing.TB) int64 {
 	return snap.Version
 }
 
-func (e *env) client(t testing.TB, role string) *Client {
+func (e *env) client(t testing.TB, role model.Role) *Client {
 	t.Helper()
 	c, err := Dial(context.Background(), e.ts.URL, e.tokens[role])
 	if err != nil {

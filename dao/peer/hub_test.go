@@ -46,7 +46,7 @@ func TestEventsFromAnotherWriter(t *testing.T) {
 	}
 	e := newEnvOn(t, open(), Options{})
 	other := open()
-	c := e.client(t, RoleScreen)
+	c := e.client(t, model.RoleScreen)
 	evs, err := c.Watch(ctx, e.version(t))
 	if err != nil {
 		t.Fatal(err)

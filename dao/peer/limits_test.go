@@ -41,7 +41,7 @@ func TestStrictKeys(t *testing.T) {
 	}
 	v := e.version(t)
 	for _, c := range cases {
-		status, b := e.call(t, c.method, c.path, e.tokens[RoleManager], c.body)
+		status, b := e.call(t, c.method, c.path, e.tokens[model.RoleManager], c.body)
 		if status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
 			t.Errorf("%s %s %s: %d %s, want 400 invalid_input", c.method, c.path, c.body, status, b)
 		}
@@ -50,11 +50,11 @@ func TestStrictKeys(t *testing.T) {
 		t.Fatal("a refused request changed the queue")
 	}
 	// Exact keys in any order, with nested values skipped correctly, pass.
-	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleManager], `{"priority":5, "service":"B"}`)
+	tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleManager], `{"priority":5, "service":"B"}`)
 	if tk.Service != "B" {
 		t.Fatalf("took %+v", tk)
 	}
-	must[model.Window](t, e, http.StatusOK, "PUT", "/api/v1/windows/4", e.tokens[RoleManager], `{"services":["A","B"],"name":"4号窗口"}`)
+	must[model.Window](t, e, http.StatusOK, "PUT", "/api/v1/windows/4", e.tokens[model.RoleManager], `{"services":["A","B"],"name":"4号窗口"}`)
 }
 
 // The decoder and the store draw the same line at every limit: what one
@@ -68,7 +68,7 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 		return limitCase{
 			label: fmt.Sprintf("service %s %q prio %d start %d width %d sort %d", code, name, prio, start, width, sort),
 			http: func() (int, []byte) {
-				return e.call(t, "PUT", "/api/v1/services/"+code, e.tokens[RoleManager],
+				return e.call(t, "PUT", "/api/v1/services/"+code, e.tokens[model.RoleManager],
 					fmt.Sprintf(`{"name":%s,"priority":%d,"start_no":%d,"width":%d,"enabled":true,"sort_order":%d}`, jsonString(name), prio, start, width, sort))
 			},
 			store: func() error {
@@ -81,7 +81,7 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 		return limitCase{
 			label: fmt.Sprintf("window %d %q", n, name),
 			http: func() (int, []byte) {
-				return e.call(t, "PUT", fmt.Sprintf("/api/v1/windows/%d", n), e.tokens[RoleManager], fmt.Sprintf(`{"name":%s,"services":["A"]}`, jsonString(name)))
+				return e.call(t, "PUT", fmt.Sprintf("/api/v1/windows/%d", n), e.tokens[model.RoleManager], fmt.Sprintf(`{"name":%s,"services":["A"]}`, jsonString(name)))
 			},
 			store: func() error {
 				_, err := e.store.SaveWindow(ctx, model.Window{Number: n, Name: name, Services: []string{"A"}})
@@ -93,7 +93,7 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 		return limitCase{
 			label: fmt.Sprintf("fault of %d characters", n),
 			http: func() (int, []byte) {
-				return e.call(t, "POST", "/api/v1/devices", e.tokens[RoleManager], fmt.Sprintf(`{"kind":"printer","fault":%q}`, name(n)))
+				return e.call(t, "POST", "/api/v1/devices", e.tokens[model.RoleManager], fmt.Sprintf(`{"kind":"printer","fault":%q}`, name(n)))
 			},
 			store: func() error { return e.store.ReportDevice(ctx, "printer", name(n)) },
 		}
@@ -102,7 +102,7 @@ func TestDecoderAndStoreAgreeAtLimits(t *testing.T) {
 		return limitCase{
 			label: fmt.Sprintf("terminal name of %d characters", n),
 			http: func() (int, []byte) {
-				return e.call(t, "POST", "/api/v1/terminals", e.tokens[RoleManager],
+				return e.call(t, "POST", "/api/v1/terminals", e.tokens[model.RoleManager],
 					fmt.Sprintf(`{"name":%q,"role":"screen","token_hash":%q}`, name(n), randomHash(t)))
 			},
 			store: func() error {
@@ -206,7 +206,7 @@ func TestBranchSettingsRefuseFilesAndControls(t *testing.T) {
 		{"notice", "\u202e号叫"},
 		{"customer_url", "javascript:alert(1)"},
 	} {
-		status, b := e.call(t, "PUT", "/api/v1/settings/"+c.key, e.tokens[RoleManager], fmt.Sprintf(`{"value":%s}`, jsonString(c.value)))
+		status, b := e.call(t, "PUT", "/api/v1/settings/"+c.key, e.tokens[model.RoleManager], fmt.Sprintf(`{"value":%s}`, jsonString(c.value)))
 		if status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
 			t.Errorf("%s=%q: %d %s, want 400 invalid_input", c.key, c.value, status, b)
 		}
@@ -218,5 +218,5 @@ func TestBranchSettingsRefuseFilesAndControls(t *testing.T) {
 	if set.Raw["printer"] != "" || set.Raw["ticket_footer"] != model.DefaultSettings["ticket_footer"] || set.Raw["notice"] != "" {
 		t.Fatalf("a refused setting was stored: %v", set.Raw)
 	}
-	must[map[string]any](t, e, http.StatusOK, "PUT", "/api/v1/settings/printer", e.tokens[RoleManager], `{"value":"escpos+tcp://192.168.1.50:9100"}`)
+	must[map[string]any](t, e, http.StatusOK, "PUT", "/api/v1/settings/printer", e.tokens[model.RoleManager], `{"value":"escpos+tcp://192.168.1.50:9100"}`)
 }

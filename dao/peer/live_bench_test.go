@@ -12,6 +12,7 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 )
 
 // A kiosk's take over HTTP while the hall's customers watch their tickets:
@@ -77,7 +78,7 @@ func benchTakeWithPages(b *testing.B, engine, body string, pages int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		req, _ := http.NewRequest("POST", e.ts.URL+"/api/v1/tickets", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+e.tokens[RoleKiosk])
+		req.Header.Set("Authorization", "Bearer "+e.tokens[model.RoleKiosk])
 		start := time.Now()
 		resp, err := hc.Do(req)
 		if err != nil {

@@ -30,10 +30,10 @@ type ReportFunc func(ctx context.Context, from, to, lang string) (Report, error)
 const ReportTimeout = 5 * time.Minute
 
 type terminalRequest struct {
-	Name      string `json:"name"`
-	Role      string `json:"role"`
-	Window    int    `json:"window"`
-	TokenHash string `json:"token_hash"`
+	Name      string     `json:"name"`
+	Role      model.Role `json:"role"`
+	Window    int        `json:"window"`
+	TokenHash string     `json:"token_hash"`
 }
 
 var tokenHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -45,8 +45,8 @@ func (q terminalRequest) validate() error {
 	if err := model.CheckTerminalName(q.Name); err != nil {
 		return err
 	}
-	if !ValidRole(q.Role) {
-		return invalid("角色须为 kiosk、caller、screen 或 manager (unknown role)")
+	if !q.Role.Valid() {
+		return invalid("角色须为 %s (unknown role)", model.RoleNames("、", " 或 "))
 	}
 	if err := validWindow(q.Window, true); err != nil {
 		return err

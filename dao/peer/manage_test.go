@@ -20,21 +20,21 @@ import (
 func TestManagerManagesTerminalsThroughPeer(t *testing.T) {
 	e := newEnv(t, Options{})
 	ctx := context.Background()
-	c := e.client(t, RoleManager)
+	c := e.client(t, model.RoleManager)
 
 	tok, hash, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
 	}
-	added, err := c.AddTerminal(ctx, model.Terminal{Name: "1号窗口", Role: RoleCaller, Window: 1, TokenHash: hash})
+	added, err := c.AddTerminal(ctx, model.Terminal{Name: "1号窗口", Role: model.RoleCaller, Window: 1, TokenHash: hash})
 	if err != nil {
 		t.Fatalf("add: %v", err)
 	}
-	if added.ID == 0 || added.Name != "1号窗口" || added.Role != RoleCaller || added.Window != 1 || added.Revoked {
+	if added.ID == 0 || added.Name != "1号窗口" || added.Role != model.RoleCaller || added.Window != 1 || added.Revoked {
 		t.Fatalf("added %+v", added)
 	}
 	who := must[Whoami](t, e, http.StatusOK, "GET", "/api/v1/whoami", tok, "")
-	if who.ID != added.ID || who.Role != RoleCaller || who.Window != 1 {
+	if who.ID != added.ID || who.Role != model.RoleCaller || who.Window != 1 {
 		t.Fatalf("the new token is %+v, want terminal %d, caller at window 1", who, added.ID)
 	}
 
@@ -45,7 +45,7 @@ func TestManagerManagesTerminalsThroughPeer(t *testing.T) {
 	if last := list[len(list)-1]; last.ID != added.ID || last.TokenHash != "" {
 		t.Fatalf("listed %+v", last)
 	}
-	if _, raw := e.call(t, "GET", "/api/v1/terminals", e.tokens[RoleManager], ""); bytes.Contains(raw, []byte(hash)) {
+	if _, raw := e.call(t, "GET", "/api/v1/terminals", e.tokens[model.RoleManager], ""); bytes.Contains(raw, []byte(hash)) {
 		t.Fatal("the terminal list shows a token hash")
 	}
 
@@ -65,7 +65,7 @@ func TestManagerManagesTerminalsThroughPeer(t *testing.T) {
 func TestTerminalRequestsRejectBadInput(t *testing.T) {
 	e := newEnv(t, Options{})
 	ctx := context.Background()
-	c := e.client(t, RoleManager)
+	c := e.client(t, model.RoleManager)
 	before, err := e.store.Terminals(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -82,13 +82,13 @@ func TestTerminalRequestsRejectBadInput(t *testing.T) {
 		"the token itself":  `{"name":"x","role":"screen","token":"jh_abc","token_hash":"` + hash + `"}`,
 		"not JSON":          `role=screen`,
 	} {
-		status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[RoleManager], body)
+		status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[model.RoleManager], body)
 		if code := errCode(t, b); status < 400 || (code != "invalid_input" && code != "not_found") {
 			t.Errorf("%s: %d %s", name, status, b)
 		}
 	}
 	for _, id := range []string{"0", "-1", "x", "1234567890123456789"} {
-		if status, b := e.call(t, "DELETE", "/api/v1/terminals/"+id, e.tokens[RoleManager], ""); status != http.StatusBadRequest {
+		if status, b := e.call(t, "DELETE", "/api/v1/terminals/"+id, e.tokens[model.RoleManager], ""); status != http.StatusBadRequest {
 			t.Errorf("revoke %q: %d %s", id, status, b)
 		}
 	}
@@ -125,7 +125,7 @@ func TestReportThroughPeer(t *testing.T) {
 		mu.Unlock()
 		return Report{Name: "jiaohao-report-" + from + "_" + to, PDF: pdf, CSV: []byte("业务,取号\nA,3\n")}, nil
 	}})
-	c := e.client(t, RoleManager)
+	c := e.client(t, model.RoleManager)
 	r, err := c.Report(context.Background(), "2026-03-01", "2026-03-31", "en")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestReportThroughPeer(t *testing.T) {
 		t.Fatalf("report arrived as %q, %q, %q", r.Name, r.PDF, r.CSV)
 	}
 	for _, q := range []string{"from=2026-3-1", "from=2026-03-01&to=yesterday", "from=2026-03-01&lang=fr", ""} {
-		if status, b := e.call(t, "GET", "/api/v1/reports?"+q, e.tokens[RoleManager], ""); status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
+		if status, b := e.call(t, "GET", "/api/v1/reports?"+q, e.tokens[model.RoleManager], ""); status != http.StatusBadRequest || errCode(t, b) != "invalid_input" {
 			t.Errorf("report %q: %d %s", q, status, b)
 		}
 	}
@@ -145,7 +145,7 @@ func TestReportThroughPeer(t *testing.T) {
 	}
 
 	bare := newEnv(t, Options{})
-	if _, err := bare.client(t, RoleManager).Report(context.Background(), "2026-03-01", "2026-03-01", "zh"); !model.IsCode(err, model.EUnavailable) {
+	if _, err := bare.client(t, model.RoleManager).Report(context.Background(), "2026-03-01", "2026-03-01", "zh"); !model.IsCode(err, model.EUnavailable) {
 		t.Fatalf("a server without reports: %v, want unavailable", err)
 	}
 }
@@ -159,7 +159,7 @@ func TestRevokeEndsLiveStream(t *testing.T) {
 	t.Run("through the server", func(t *testing.T) {
 		// Pings are far apart: only the revocation itself can end the stream in time.
 		revokeEndsStream(t, Options{PingEvery: time.Hour}, func(e *env, id int64) error {
-			return e.client(t, RoleManager).RevokeTerminal(context.Background(), id)
+			return e.client(t, model.RoleManager).RevokeTerminal(context.Background(), id)
 		})
 	})
 	t.Run("elsewhere", func(t *testing.T) {
@@ -173,7 +173,7 @@ func revokeEndsStream(t *testing.T, opts Options, revoke func(*env, int64) error
 	e := newEnv(t, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	stolen := addToken(t, e.store, RoleScreen, 0)
+	stolen := addToken(t, e.store, model.RoleScreen, 0)
 	terms, err := e.store.Terminals(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func revokeEndsStream(t *testing.T, opts Options, revoke func(*env, int64) error
 		t.Cleanup(func() { conn.CloseNow() })
 		return conn
 	}
-	gone, kept := dial(stolen), dial(e.tokens[RoleScreen])
+	gone, kept := dial(stolen), dial(e.tokens[model.RoleScreen])
 	if err := revoke(e, id); err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +208,8 @@ func revokeEndsStream(t *testing.T, opts Options, revoke func(*env, int64) error
 func TestTerminalTokenRegisteredTwiceIsConflict(t *testing.T) {
 	e := newEnv(t, Options{})
 	before, _ := e.store.Terminals(context.Background())
-	body := `{"name":"again","role":"screen","token_hash":"` + HashToken(e.tokens[RoleKiosk]) + `"}`
-	status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[RoleManager], body)
+	body := `{"name":"again","role":"screen","token_hash":"` + HashToken(e.tokens[model.RoleKiosk]) + `"}`
+	status, b := e.call(t, "POST", "/api/v1/terminals", e.tokens[model.RoleManager], body)
 	if status != http.StatusConflict || errCode(t, b) != "conflict" {
 		t.Fatalf("a token registered twice: %d %s", status, b)
 	}

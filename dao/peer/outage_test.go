@@ -83,15 +83,15 @@ func outage(t *testing.T, db *daotest.Private) {
 	}
 	defer st.Close()
 	st.SetLogger(log)
-	late := addToken(t, st, RoleScreen, 0) // a PC registered before, started during the outage
+	late := addToken(t, st, model.RoleScreen, 0) // a PC registered before, started during the outage
 	e := newEnvOn(t, st, Options{Logger: log, TakePerMinute: -1})
 	var kiosks, callers []*Client
 	for i := 1; i <= 4; i++ {
 		for _, c := range []struct {
-			role string
+			role model.Role
 			win  int
 			into *[]*Client
-		}{{RoleKiosk, 0, &kiosks}, {RoleCaller, i, &callers}} {
+		}{{model.RoleKiosk, 0, &kiosks}, {model.RoleCaller, i, &callers}} {
 			cl, err := Dial(ctx, e.ts.URL, addToken(t, st, c.role, c.win))
 			if err != nil {
 				t.Fatal(err)

@@ -25,7 +25,7 @@ func TestPinnedCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := DialWith(ctx, ts.URL, e.tokens[RoleScreen], hc)
+	c, err := DialWith(ctx, ts.URL, e.tokens[model.RoleScreen], hc)
 	if err != nil {
 		t.Fatalf("dial with the host's pin: %v", err)
 	}
@@ -49,10 +49,10 @@ func TestPinnedCertificate(t *testing.T) {
 	}
 
 	other, _ := PinnedClient(Fingerprint([]byte("another certificate")))
-	if _, err := DialWith(ctx, ts.URL, e.tokens[RoleScreen], other); !model.IsCode(err, model.EUnavailable) || !strings.Contains(err.Error(), "指纹") {
+	if _, err := DialWith(ctx, ts.URL, e.tokens[model.RoleScreen], other); !model.IsCode(err, model.EUnavailable) || !strings.Contains(err.Error(), "指纹") {
 		t.Fatalf("dial with another pin: %v, want unavailable naming the fingerprint", err)
 	}
-	if _, err := Dial(ctx, ts.URL, e.tokens[RoleScreen]); !model.IsCode(err, model.EUnavailable) {
+	if _, err := Dial(ctx, ts.URL, e.tokens[model.RoleScreen]); !model.IsCode(err, model.EUnavailable) {
 		t.Fatalf("dial a self-signed host without a pin: %v, want unavailable", err)
 	}
 	for _, bad := range []string{"", "AB:CD", strings.Repeat("zz", 32)} {

@@ -19,7 +19,7 @@ func TestSeedMorningRushOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	taken := map[int64]string{}
 	for i := 0; i < 30; i++ {
-		tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[RoleKiosk], `{"service":"A","priority":5}`)
+		tk := must[Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", e.tokens[model.RoleKiosk], `{"service":"A","priority":5}`)
 		if tk.Status != model.Waiting || tk.Service != "A" || len(tk.PublicID) < 22 {
 			t.Fatalf("take %d: %+v", i, tk)
 		}
@@ -28,7 +28,7 @@ func TestSeedMorningRushOverHTTP(t *testing.T) {
 	if len(taken) != 30 {
 		t.Fatalf("30 takes gave %d distinct tickets", len(taken))
 	}
-	callers := map[int]string{1: e.tokens[RoleCaller], 2: addToken(t, e.store, RoleCaller, 2), 3: addToken(t, e.store, RoleCaller, 3)}
+	callers := map[int]string{1: e.tokens[model.RoleCaller], 2: addToken(t, e.store, model.RoleCaller, 2), 3: addToken(t, e.store, model.RoleCaller, 3)}
 
 	type result struct {
 		window int
@@ -81,7 +81,7 @@ func TestSeedMorningRushOverHTTP(t *testing.T) {
 			t.Fatalf("db has %s %v at window %d, answer said called at %d", tk.Number, tk.Status, tk.Window, w)
 		}
 	}
-	snap := must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[RoleScreen], "")
+	snap := must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", e.tokens[model.RoleScreen], "")
 	for _, s := range snap.Services {
 		if s.Code == "A" && s.Waiting != 0 {
 			t.Fatalf("%d still waiting for A", s.Waiting)
@@ -120,7 +120,7 @@ func TestSeedMorningRushOverHTTP(t *testing.T) {
 		}
 	}
 	// The queue is empty now: the next call says so.
-	status, b := e.call(t, "POST", "/api/v1/windows/1/call", e.tokens[RoleCaller], "")
+	status, b := e.call(t, "POST", "/api/v1/windows/1/call", e.tokens[model.RoleCaller], "")
 	if status != http.StatusNotFound || errCode(t, b) != model.EQueueEmpty {
 		t.Fatalf("empty queue call: %d %s", status, b)
 	}

@@ -15,7 +15,7 @@ import (
 // and subscribers' streams end instead of hanging.
 func TestServeGracefulShutdown(t *testing.T) {
 	st := daotest.SQLite(t)
-	token := addToken(t, st, RoleScreen, 0)
+	token := addToken(t, st, model.RoleScreen, 0)
 	srv := NewServer(st, st, Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -56,7 +56,7 @@ func TestServeGracefulShutdown(t *testing.T) {
 // Over TLS the same client works, events included (wss).
 func TestClientOverTLS(t *testing.T) {
 	st := daotest.SQLite(t)
-	token := addToken(t, st, RoleKiosk, 0)
+	token := addToken(t, st, model.RoleKiosk, 0)
 	srv := NewServer(st, st, Options{})
 	ts := httptest.NewTLSServer(srv.Handler())
 	defer ts.Close()

@@ -7,15 +7,14 @@ import (
 	"jiaohao/model"
 )
 
-var roles = map[string]bool{"kiosk": true, "caller": true, "screen": true, "manager": true}
-
 // AddTerminal registers a PC by the hash of its token.
 func (s *GormStore) AddTerminal(ctx context.Context, t model.Terminal) (model.Terminal, error) {
 	t.Name = strings.TrimSpace(t.Name)
+	spec, known := t.Role.Spec()
 	switch {
-	case !roles[t.Role]:
-		return t, model.Errorf(model.EInvalidInput, "角色须为 kiosk、caller、screen 或 manager，收到 %q", t.Role)
-	case t.Role == "caller" && t.Window < 1:
+	case !known:
+		return t, model.Errorf(model.EInvalidInput, "角色须为 %s，收到 %q", model.RoleNames("、", " 或 "), t.Role)
+	case spec.Window && t.Window < 1:
 		return t, model.Errorf(model.EInvalidInput, "窗口端须指定窗口号 (--window)")
 	case len(t.TokenHash) != 64:
 		return t, model.Errorf(model.EInvalidInput, "令牌哈希无效")
@@ -23,7 +22,7 @@ func (s *GormStore) AddTerminal(ctx context.Context, t model.Terminal) (model.Te
 	if err := model.CheckTerminalName(t.Name); err != nil {
 		return t, err
 	}
-	if t.Role == "caller" {
+	if spec.Window {
 		if _, err := s.read(ctx).window(t.Window); err != nil {
 			return t, err
 		}
@@ -32,7 +31,7 @@ func (s *GormStore) AddTerminal(ctx context.Context, t model.Terminal) (model.Te
 	if err != nil {
 		return t, err
 	}
-	row := terminalRow{BranchID: s.branchID, Name: t.Name, Role: t.Role, WindowNo: t.Window, TokenHash: t.TokenHash, CreatedAt: now}
+	row := terminalRow{BranchID: s.branchID, Name: t.Name, Role: string(t.Role), WindowNo: t.Window, TokenHash: t.TokenHash, CreatedAt: now}
 	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
 		if s.d.errorKind(err) == errUnique {
 			return t, model.Errorf(model.EConflict, "这个令牌已经登记过 (this token is already registered)")
@@ -43,7 +42,7 @@ func (s *GormStore) AddTerminal(ctx context.Context, t model.Terminal) (model.Te
 }
 
 func (r terminalRow) toTerminal() model.Terminal {
-	return model.Terminal{ID: r.ID, Name: r.Name, Role: r.Role, Window: r.WindowNo, TokenHash: r.TokenHash,
+	return model.Terminal{ID: r.ID, Name: r.Name, Role: model.Role(r.Role), Window: r.WindowNo, TokenHash: r.TokenHash,
 		CreatedAt: r.CreatedAt.UTC(), LastSeen: utcPtr(r.LastSeen), Revoked: r.Revoked}
 }
 

@@ -1,4 +1,4 @@
-package seedday_test
+package demodata_test
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"jiaohao/app/demodata"
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
-	"jiaohao/reports/seedday"
 )
 
 // dayTicket is a ticket row as the test reads it, straight from the table.
@@ -39,7 +39,7 @@ func TestSeedDayKeepsTheQueueInvariants(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
 		ctx := context.Background()
 		before, _ := st.Now(ctx)
-		sum, err := seedday.Run(ctx, st, seedday.Config{Date: "2026-03-02", Tickets: 120})
+		sum, err := demodata.Day(ctx, st, demodata.DayConfig{Date: "2026-03-02", Tickets: 120})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestSeedDayKeepsTheQueueInvariants(t *testing.T) {
 		if want[model.Done] < 60 || want[model.Passed]+want[model.Cancelled] == 0 {
 			t.Errorf("outcomes are not a realistic mix: %v", want)
 		}
-		if _, err := seedday.Run(ctx, st, seedday.Config{Date: "2026-03-02", Tickets: 5}); model.ErrorCode(err) != model.EInvalidInput {
+		if _, err := demodata.Day(ctx, st, demodata.DayConfig{Date: "2026-03-02", Tickets: 5}); model.ErrorCode(err) != model.EInvalidInput {
 			t.Errorf("seeding a day that has tickets: %v, want invalid input", err)
 		}
 	})
@@ -135,7 +135,7 @@ var legal = map[string][][2]model.Status{
 	model.EvTransfer: {{model.Called, model.Called}, {model.Serving, model.Serving}, {model.Called, model.Waiting}, {model.Serving, model.Waiting}},
 }
 
-func checkHistories(t *testing.T, tickets []dayTicket, events []dayEvent, sum seedday.Summary) {
+func checkHistories(t *testing.T, tickets []dayTicket, events []dayEvent, sum demodata.DaySummary) {
 	t.Helper()
 	byTicket := map[int64][]dayEvent{}
 	for i, e := range events {

@@ -1,11 +1,15 @@
-// Package seedday owns the demo-day generator: it plays a realistic branch
-// day (09:00–17:00, a morning peak, a mix of services, priorities and
-// outcomes) through the ordinary Store operations while moving the database
-// clock across the day. Because every ticket goes through TakeTicket,
-// CallNext and the other operations, the day has exactly the invariants of
-// real traffic: unique contiguous numbers per service, legal status
-// histories and one event per transition.
-package seedday
+// Package demodata fills a branch with believable traffic for demos,
+// screenshots and tests, through the ordinary queue operations only. It
+// writes the queue (which the reports then read); it is not a report.
+//
+// Morning is the demo's morning: people waiting, windows busy, a number
+// passed and a notice. Day plays a whole business day (09:00–17:00, a
+// morning peak, a mix of services, priorities and outcomes) while moving
+// the database clock across it. Because every ticket goes through
+// TakeTicket, CallNext and the other operations, the traffic has exactly
+// the invariants of real traffic: unique contiguous numbers per service,
+// legal status histories and one event per transition.
+package demodata
 
 import (
 	"context"
@@ -18,8 +22,8 @@ import (
 	"jiaohao/model"
 )
 
-// Store is the queue plus the test clock; *sqlstore.GormStore is one.
-type Store interface {
+// DayStore is the queue plus the test clock; *sqlstore.GormStore is one.
+type DayStore interface {
 	model.Store
 	// ShiftClock moves the store's database clock by d.
 	ShiftClock(d time.Duration)
@@ -29,17 +33,17 @@ type Store interface {
 // MaxTickets bounds one generated day.
 const MaxTickets = 20000
 
-// Config says which day to play and how busy it is.
-type Config struct {
+// DayConfig says which day to play and how busy it is.
+type DayConfig struct {
 	Date    string // YYYY-MM-DD, a day with no tickets yet
 	Tickets int    // how many customers take a number
 	// Seed makes the day reproducible; 0 derives it from the date.
 	Seed uint64
 }
 
-// Summary is what the generator did, counted on its side of the Store:
+// DaySummary is what the generator did, counted on its side of the Store:
 // tests compare it with what the database recorded.
-type Summary struct {
+type DaySummary struct {
 	Tickets  int
 	ByStatus map[model.Status]int
 	// Transitions counts the successful operations per ticket id, the take
@@ -64,15 +68,15 @@ var halfHourWeights = []float64{6, 9, 12, 12, 11, 9, 7, 5, 4, 5, 6, 7, 6, 5, 4, 
 // serviceMix weights the default services; others get weight 10.
 var serviceMix = map[string]float64{"A": 60, "B": 25, "V": 15}
 
-// Run plays the day. The store's clock is shifted to each moment of the day
-// as the operations happen and shifted back before Run returns.
-func Run(ctx context.Context, st Store, cfg Config) (Summary, error) {
+// Day plays the day. The store's clock is shifted to each moment of the
+// day as the operations happen and shifted back before Day returns.
+func Day(ctx context.Context, st DayStore, cfg DayConfig) (DaySummary, error) {
 	if cfg.Tickets < 1 || cfg.Tickets > MaxTickets {
-		return Summary{}, model.Errorf(model.EInvalidInput, "号码数量须在 1 到 %d 之间 (tickets out of range)", MaxTickets)
+		return DaySummary{}, model.Errorf(model.EInvalidInput, "号码数量须在 1 到 %d 之间 (tickets out of range)", MaxTickets)
 	}
 	day, err := time.ParseInLocation("2006-01-02", cfg.Date, st.Location())
 	if err != nil {
-		return Summary{}, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", cfg.Date)
+		return DaySummary{}, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", cfg.Date)
 	}
 	if cfg.Seed == 0 {
 		h := fnv.New64a()
@@ -80,15 +84,15 @@ func Run(ctx context.Context, st Store, cfg Config) (Summary, error) {
 		cfg.Seed = h.Sum64()
 	}
 	if err := checkEmptyDay(ctx, st, day); err != nil {
-		return Summary{}, err
+		return DaySummary{}, err
 	}
 	s, err := newSim(ctx, st, day, cfg)
 	if err != nil {
-		return Summary{}, err
+		return DaySummary{}, err
 	}
 	defer s.restoreClock()
 	if err := s.run(); err != nil {
-		return Summary{}, err
+		return DaySummary{}, err
 	}
 	return s.summary(), nil
 }
@@ -96,7 +100,7 @@ func Run(ctx context.Context, st Store, cfg Config) (Summary, error) {
 // checkEmptyDay refuses a day that already has tickets: the generator
 // tracks every ticket it makes, and strangers in the queue would be called
 // without it knowing.
-func checkEmptyDay(ctx context.Context, st Store, day time.Time) error {
+func checkEmptyDay(ctx context.Context, st DayStore, day time.Time) error {
 	counter, ok := st.(interface {
 		CountIssued(ctx context.Context, from, to time.Time) (int64, error)
 	})

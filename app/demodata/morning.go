@@ -1,4 +1,4 @@
-package screens
+package demodata
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"jiaohao/model"
 )
 
-// SeedDemo fills a fresh branch with a believable morning: people waiting
+// Morning fills a fresh branch with a believable morning: people waiting
 // for each service, two windows busy, one number passed and a notice. The
-// demo, the screenshots and the layout tests start from it.
-func SeedDemo(ctx context.Context, st model.Store) error {
+// demo, the screenshots and the screens' layout tests start from it.
+func Morning(ctx context.Context, st model.Store) error {
 	for _, svc := range []struct {
 		code string
 		n    int

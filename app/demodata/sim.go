@@ -1,4 +1,4 @@
-package seedday
+package demodata
 
 import (
 	"container/heap"
@@ -68,7 +68,7 @@ type customer struct {
 // sim is one day being played.
 type sim struct {
 	ctx      context.Context
-	st       Store
+	st       DayStore
 	rng      *rand.Rand
 	day      time.Time
 	agenda   agenda
@@ -83,7 +83,7 @@ type sim struct {
 	changes  int
 }
 
-func newSim(ctx context.Context, st Store, day time.Time, cfg Config) (*sim, error) {
+func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*sim, error) {
 	all, err := st.Services(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read services: %w", err)
@@ -196,8 +196,8 @@ func (s *sim) track(t model.Ticket, err error) (*customer, error) {
 	return c, nil
 }
 
-func (s *sim) summary() Summary {
-	sum := Summary{Tickets: len(s.byID), ByStatus: map[model.Status]int{}, Transitions: map[int64]int{}, WindowChanges: s.changes}
+func (s *sim) summary() DaySummary {
+	sum := DaySummary{Tickets: len(s.byID), ByStatus: map[model.Status]int{}, Transitions: map[int64]int{}, WindowChanges: s.changes}
 	for id, c := range s.byID {
 		sum.ByStatus[c.status]++
 		sum.Transitions[id] = c.steps

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"jiaohao/model"
+	"jiaohao/screens"
+)
+
+// The setup form's keeper saves to this PC's preferences and reads back
+// what it saved; a fresh PC has nothing saved. (The form itself is tested
+// in screens with a keeper in memory.)
+func TestSetupSavesAndReloads(t *testing.T) {
+	prefs := test.NewTempApp(t).Preferences()
+	if _, ok := LoadConfig(prefs); ok {
+		t.Fatal("a fresh app already has a configuration")
+	}
+	k := prefsSetup{prefs}
+	if got, want := Config(k.Load()), (Config{Mode: screens.ModeHost, Window: 1, Lang: "zh"}); got != want {
+		t.Fatalf("a fresh PC's form shows %+v, want %+v", got, want)
+	}
+	want := Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://192.168.1.10:8520", Token: "jh_secret", Lang: "en"}
+	if err := k.Keep(screens.SetupValues(want)); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := LoadConfig(prefs)
+	if !ok || got != want {
+		t.Fatalf("reloaded %+v (saved %v), want %+v", got, ok, want)
+	}
+	if c := Config(k.Load()); c != want {
+		t.Fatalf("a new form shows %+v, want %+v", c, want)
+	}
+}
+
+// An incomplete setup is refused in one sentence of the chosen language,
+// and nothing is saved.
+func TestSetupRefusesIncomplete(t *testing.T) {
+	if err := screens.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	prefs := test.NewTempApp(t).Preferences()
+	err := prefsSetup{prefs}.Keep(screens.SetupValues{Role: "kiosk", Mode: screens.ModeDB, Window: 1, Lang: "zh"})
+	if model.ErrorMessage(err) != "直连数据库须填写连接串" {
+		t.Fatalf("refused with %v", err)
+	}
+	if _, ok := LoadConfig(prefs); ok {
+		t.Fatal("an incomplete configuration was saved")
+	}
+}
+
+// A kiosk's own printer and an LED bar are saved with the PC's setup after
+// their drivers' parsers accept them; an address either refuses is the
+// parser's one sentence and saves nothing.
+func TestSetupSavesDevices(t *testing.T) {
+	prefs := test.NewTempApp(t).Preferences()
+	k := prefsSetup{prefs}
+	kiosk := screens.SetupValues{Role: "kiosk", Mode: screens.ModeHost, Window: 1, Lang: "zh"}
+	for _, bad := range []struct{ printer, led, kind, addr string }{
+		{"lpt1", "", "printer", "lpt1"},
+		{"", "led+serial://COM4?encoding=latin1", "led", "led+serial://COM4?encoding=latin1"},
+	} {
+		v := kiosk
+		v.Printer, v.LED = bad.printer, bad.led
+		want := checkDevice(bad.kind, bad.addr)
+		if err := k.Keep(v); want == nil || err == nil || model.ErrorMessage(err) != model.ErrorMessage(want) {
+			t.Fatalf("%s %q: refused with %v, want the parser's %v", bad.kind, bad.addr, err, want)
+		}
+		if _, ok := LoadConfig(prefs); ok {
+			t.Fatalf("a setup with a bad %s address was saved", bad.kind)
+		}
+	}
+	good := kiosk
+	good.Printer, good.LED = "escpos+tcp://192.168.1.50:9100", "led+serial://COM4?encoding=gb2312"
+	if err := k.Keep(good); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := LoadConfig(prefs); got != Config(good) {
+		t.Fatalf("reloaded %+v, want %+v", got, good)
+	}
+}

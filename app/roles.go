@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+
+	"jiaohao/model"
+	"jiaohao/screens"
+)
+
+// roleScreen is how the program shows one role of the model's table: the
+// screen it builds and the window that screen opens in. The desktop
+// program, the demo and the screenshot command all pick a role's screen
+// here; every role of the table has one (roles_test.go).
+type roleScreen struct {
+	// build puts the role's screen in w, on be's queue and devices; it
+	// runs on the UI goroutine.
+	build func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView
+	// size is the desktop window's; shot is the screenshot's default.
+	size, shot fyne.Size
+	// public: customers face it, so it fills its display and has no menu
+	// (staff reach the setup by the keyboard shortcut).
+	public bool
+}
+
+// roleView is what every role's screen offers its program: when its data
+// is first on screen, and the end of its goroutines once its context ends.
+type roleView interface {
+	Loaded() <-chan struct{}
+	Wait()
+}
+
+var roleScreens = map[model.Role]roleScreen{
+	model.RoleKiosk: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
+			return screens.NewKiosk(ctx, w, be.st, be.printer)
+		},
+		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
+	},
+	model.RoleCaller: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			return screens.NewCaller(ctx, w, be.st, cfg.Window, be.ann)
+		},
+		size: fyne.NewSize(560, 680), shot: fyne.NewSize(560, 640),
+	},
+	model.RoleScreen: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
+			return screens.NewHall(ctx, w, be.st, be.ann)
+		},
+		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
+	},
+	model.RoleManager: {
+		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			return screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
+		},
+		size: fyne.NewSize(1024, 768), shot: fyne.NewSize(1024, 700),
+	},
+}
+
+// roleSpec is role's row of the table; a role outside it has none of the
+// table's devices.
+func roleSpec(role model.Role) model.RoleSpec {
+	spec, _ := role.Spec()
+	return spec
+}

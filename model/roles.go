@@ -1,0 +1,95 @@
+package model
+
+import "strings"
+
+// Role is what a PC runs; a terminal's token carries it. The table below
+// is the one list of roles: a new role is a row here, its screen (screens/
+// and the program's map of role to screen in app/) and its names in
+// assets/lang.
+type Role string
+
+// The roles of the table.
+const (
+	RoleKiosk   Role = "kiosk"   // customers take numbers
+	RoleCaller  Role = "caller"  // a clerk at one window
+	RoleScreen  Role = "screen"  // the hall's wall display and voice
+	RoleManager Role = "manager" // the branch manager
+)
+
+// Permission is a kind of request a role's token may make of the peer
+// server; a route needs one.
+type Permission uint8
+
+const (
+	// PermObserve reads the queue, its settings and events, and reports
+	// the PC's own devices.
+	PermObserve Permission = 1 << iota
+	// PermTake takes a number.
+	PermTake
+	// PermAct calls and acts on tickets, opens and pauses a window and
+	// runs the timers. A role bound to a window acts for that window only.
+	PermAct
+	// PermManage changes services, windows, settings and terminals, reads
+	// reports, and acts for any window.
+	PermManage
+)
+
+// RoleSpec is one row of the role table.
+type RoleSpec struct {
+	Role Role
+	// Label and Title are translation keys (assets/lang): the role's name,
+	// and its window's title ({{.N}} is the window number).
+	Label, Title string
+	Perms        Permission
+	// Window: the role acts for one window, whose number it must be given.
+	Window bool
+	// Printer: the role prints the tickets it takes, on the branch's
+	// printer or one of its own.
+	Printer bool
+	// Voice: the role announces calls in the hall.
+	Voice bool
+}
+
+var roles = []RoleSpec{
+	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake, Printer: true},
+	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermAct, Window: true},
+	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
+	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage},
+}
+
+// Roles is the table, in the order the setup form offers it.
+func Roles() []RoleSpec { return append([]RoleSpec(nil), roles...) }
+
+// Spec is r's row of the table; ok is false for a name not in it.
+func (r Role) Spec() (spec RoleSpec, ok bool) {
+	for _, s := range roles {
+		if s.Role == r {
+			return s, true
+		}
+	}
+	return RoleSpec{}, false
+}
+
+// Valid reports whether r is a role of the table.
+func (r Role) Valid() bool { _, ok := r.Spec(); return ok }
+
+// May reports whether r's token may make requests that need p; a name
+// not in the table may make none.
+func (r Role) May(p Permission) bool {
+	s, ok := r.Spec()
+	return ok && p != 0 && s.Perms&p == p
+}
+
+// RoleNames lists the roles' names for a sentence: sep between them and
+// last before the last one ("kiosk, caller, screen or manager").
+func RoleNames(sep, last string) string {
+	names := make([]string, len(roles))
+	for i, s := range roles {
+		names[i] = string(s.Role)
+	}
+	n := len(names)
+	if n < 2 {
+		return strings.Join(names, sep)
+	}
+	return strings.Join(names[:n-1], sep) + last + names[n-1]
+}

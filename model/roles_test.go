@@ -1,0 +1,64 @@
+package model
+
+import "testing"
+
+// The table is well formed: names unique and non-empty, each row with both
+// translation keys, and a role bound to a window able to act for it.
+func TestRoleTable(t *testing.T) {
+	seen := map[Role]bool{}
+	for _, s := range Roles() {
+		if s.Role == "" || seen[s.Role] {
+			t.Errorf("role %q is empty or listed twice", s.Role)
+		}
+		seen[s.Role] = true
+		if s.Label == "" || s.Title == "" {
+			t.Errorf("%s has no label or title key", s.Role)
+		}
+		if got, ok := s.Role.Spec(); !ok || got != s {
+			t.Errorf("%s: Spec gives %+v, %v", s.Role, got, ok)
+		}
+		if s.Window && !s.Role.May(PermAct) {
+			t.Errorf("%s is bound to a window but may not act for it", s.Role)
+		}
+		if !s.Role.May(PermObserve) {
+			t.Errorf("%s may not read the queue it shows", s.Role)
+		}
+	}
+	for _, r := range []Role{RoleKiosk, RoleCaller, RoleScreen, RoleManager} {
+		if !seen[r] {
+			t.Errorf("the design's role %s is not in the table", r)
+		}
+	}
+}
+
+// May asks the table; a name outside it may do nothing, and a request
+// that needs no permission at all is not one a token is asked about.
+func TestRoleMay(t *testing.T) {
+	for _, c := range []struct {
+		role Role
+		p    Permission
+		want bool
+	}{
+		{RoleKiosk, PermTake, true}, {RoleKiosk, PermAct, false},
+		{RoleCaller, PermAct, true}, {RoleCaller, PermManage, false}, {RoleCaller, PermTake, false},
+		{RoleScreen, PermObserve, true}, {RoleScreen, PermTake, false},
+		{RoleManager, PermManage, true}, {RoleManager, PermTake | PermAct, true},
+		{"cashier", PermObserve, false}, {"", PermObserve, false}, {RoleManager, 0, false},
+	} {
+		if got := c.role.May(c.p); got != c.want {
+			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)
+		}
+	}
+	if Role("cashier").Valid() || !RoleScreen.Valid() {
+		t.Error("Valid does not follow the table")
+	}
+}
+
+func TestRoleNames(t *testing.T) {
+	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen or manager" {
+		t.Errorf("RoleNames: %q", got)
+	}
+	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen 或 manager" {
+		t.Errorf("RoleNames zh: %q", got)
+	}
+}

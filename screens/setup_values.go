@@ -1,0 +1,50 @@
+package screens
+
+import "jiaohao/model"
+
+// How a PC reaches the queue.
+const (
+	ModeHost = "host" // this PC hosts the branch: embedded database + peer server
+	ModePeer = "peer" // connect to a hosting PC by address and token
+	ModeDB   = "db"   // connect straight to a database server
+)
+
+// SetupValues are what the setup form shows and edits: this PC's role, how
+// it reaches the queue, its window, the devices plugged into it and its
+// language. The program owns the PC's setup made of them (app.Config): how
+// it is checked, kept in the preferences and carried in a settings file;
+// the form only shows and collects them. (The omitempty tags keep what a
+// PC seldom has out of that file, so older programs still read it.)
+type SetupValues struct {
+	Role   model.Role
+	Mode   string
+	Window int    // a role bound to a window
+	DSN    string // ModeDB; ModeHost may name its own database too
+	Peer   string // ModePeer: http://host:port
+	Token  string // ModePeer
+	// PeerFingerprint pins the SHA-256 of an https:// host's own
+	// (self-signed) certificate; empty trusts the system's CAs.
+	PeerFingerprint string `json:",omitempty"`
+	Lang            string
+	// Devices plugged into this PC, as addresses (see the README): the
+	// kiosk's own ticket printer, which wins over the branch's printer
+	// setting, and an LED bar. Empty: none of its own.
+	Printer string `json:",omitempty"`
+	LED     string `json:",omitempty"`
+}
+
+// SetupKeeper is the program's side of the setup form.
+type SetupKeeper interface {
+	// Load is the setup saved on this PC, or a fresh PC's defaults.
+	Load() SetupValues
+	// Keep checks v and saves it as this PC's setup, or says in one
+	// sentence what is wrong and saves nothing.
+	Keep(v SetupValues) error
+}
+
+// SetupFiles is the settings file a technician carries from one PC to the
+// next. A keeper that is one also gets the form's export and import.
+type SetupFiles interface {
+	Encode(SetupValues) ([]byte, error)
+	Decode([]byte) (SetupValues, error)
+}
