@@ -55,18 +55,15 @@ func (mssqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 	return err
 }
 
-func (mssqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
+// claimNext runs the procedure, which returns the head row under UPDLOCK,
+// READPAST, ROWLOCK; the lock lasts until the caller's transaction ends.
+func (mssqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
 	ids := make([]string, len(c.serviceIDs))
 	for i, id := range c.serviceIDs {
 		ids[i] = itoa64(id)
 	}
-	var out []int64
-	err := db.Raw("EXEC dbo.usp_CallNext @BranchId = ?, @BusinessDate = ?, @ServiceIds = ?, @WindowNo = ?, @Now = ?",
-		c.branchID, c.date, strings.Join(ids, ","), c.window, c.now).Scan(&out).Error
-	if err != nil || len(out) == 0 || out[0] <= 0 {
-		return 0, err
-	}
-	return out[0], nil
+	return firstRow(db.Raw("EXEC dbo.usp_CallNext @BranchId = ?, @BusinessDate = ?, @ServiceIds = ?",
+		c.branchID, c.date, strings.Join(ids, ",")))
 }
 
 // lockBranch holds an update lock on the branch row; the procedure's

@@ -30,7 +30,7 @@ func (s *GormStore) migrate(ctx context.Context) error {
 // uspMarker is the version line inside usp_CallNext; a database that has it
 // is left alone, so PCs opening the database do not ALTER the procedure
 // (which would briefly block every window's calls).
-const uspMarker = "jiaohao:usp_CallNext:v2"
+const uspMarker = "jiaohao:usp_CallNext:v3"
 
 func installProcedure(db *gorm.DB) error {
 	var def *string
