@@ -88,11 +88,10 @@ func (b *board) putTicket(kind string, from model.Status, t model.Ticket) {
 	if t.BusinessDate == b.BusinessDate {
 		b.countDay(kind, from, t)
 	}
-	held := t.Status == model.Called || t.Status == model.Serving
 	for i := range b.Windows {
 		w := &b.Windows[i]
 		switch {
-		case held && w.Number == t.Window:
+		case model.Held(t) && w.Number == t.Window:
 			tc := t
 			w.Current, w.CurrentID = &tc, t.ID
 		case w.CurrentID == t.ID:
@@ -197,7 +196,7 @@ func findWindow(s model.Snapshot, n int) (model.WindowState, bool) {
 func inProgress(s model.Snapshot) []model.Ticket {
 	var out []model.Ticket
 	for _, w := range s.Windows {
-		if t := w.Current; t != nil && (t.Status == model.Called || t.Status == model.Serving) {
+		if t := w.Current; t != nil && model.Held(*t) {
 			out = append(out, *t)
 		}
 	}

@@ -37,7 +37,7 @@ func (c *Caller) act(fn func(ctx context.Context) (model.Ticket, error), announc
 		default:
 			// Show the committed result at once; the event that follows
 			// says the same.
-			if held(got) && got.Window == c.window {
+			if model.Held(got) && got.Window == c.window {
 				c.cur = &got
 			} else if c.cur != nil && c.cur.ID == got.ID {
 				c.cur = nil
