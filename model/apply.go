@@ -57,7 +57,7 @@ func (s *Snapshot) PutWindow(w Window) {
 // that holds it (called or serving) shows it, a window that held it before
 // lets it go.
 func (s *Snapshot) PutCurrent(t Ticket) {
-	held := t.Status == Called || t.Status == Serving
+	held := Held(t)
 	for i := range s.Windows {
 		w := &s.Windows[i]
 		switch {

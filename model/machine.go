@@ -155,10 +155,7 @@ func Cancel(t Ticket, window int, now time.Time) (Ticket, error) {
 // there) or into another service's queue (waiting, keeping its number and
 // its place by issue time).
 func Transfer(t Ticket, window int, to TransferTarget) (Ticket, error) {
-	if t.Status != Called && t.Status != Serving {
-		return t, illegal(t, "转移")
-	}
-	if err := checkWindow(t, window, "转移"); err != nil {
+	if err := canLeave(t, window); err != nil {
 		return t, err
 	}
 	switch {
@@ -177,6 +174,15 @@ func Transfer(t Ticket, window int, to TransferTarget) (Ticket, error) {
 		return t, Errorf(EInvalidInput, "转移须指定一个目标窗口或一个目标业务")
 	}
 	return t, nil
+}
+
+// canLeave is the part of Transfer that does not depend on the target: the
+// ticket is called or being served at the acting window.
+func canLeave(t Ticket, window int) error {
+	if t.Status != Called && t.Status != Serving {
+		return illegal(t, "转移")
+	}
+	return checkWindow(t, window, "转移")
 }
 
 // StatusLabel is the Chinese name of a status, for messages.

@@ -25,7 +25,7 @@ func findWindow(s model.Snapshot, n int) (model.WindowState, bool) {
 func inProgress(s model.Snapshot) []model.Ticket {
 	var out []model.Ticket
 	for _, w := range s.Windows {
-		if t := w.Current; t != nil && (t.Status == model.Called || t.Status == model.Serving) {
+		if t := w.Current; t != nil && model.Held(*t) {
 			out = append(out, *t)
 		}
 	}

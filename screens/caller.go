@@ -14,7 +14,8 @@ import (
 
 // Caller is the clerk's window (frmCaller): the ticket at this window, the
 // waiting counts it serves, and the buttons of the state machine. A button
-// is enabled only when the state machine allows its action now.
+// is enabled only when the model allows its action now (model.Desk.Allows,
+// the rules the store applies).
 type Caller struct {
 	base
 	w      fyne.Window
@@ -96,7 +97,7 @@ func (c *Caller) show(u model.Change) {
 func (c *Caller) see(s model.Snapshot) {
 	c.snap = s
 	c.cur = nil
-	if ws, ok := findWindow(s, c.window); ok && ws.Current != nil && held(*ws.Current) {
+	if ws, ok := findWindow(s, c.window); ok && ws.Current != nil && model.Held(*ws.Current) {
 		t := *ws.Current
 		c.cur = &t
 	}
@@ -111,11 +112,8 @@ func (c *Caller) link(up bool) {
 	c.refresh()
 }
 
-// held reports whether a ticket is in a window's hands.
-func held(t model.Ticket) bool { return t.Status == model.Called || t.Status == model.Serving }
-
 // refresh redraws everything from the state and enables the buttons the
-// state machine allows.
+// model allows.
 func (c *Caller) refresh() {
 	ws, known := findWindow(c.snap, c.window)
 	name := tr("caller.window", kv("N", c.window))
@@ -137,30 +135,28 @@ func (c *Caller) refresh() {
 		}
 	}
 	c.waiting.SetText(tr("caller.waiting") + " " + strings.Join(parts, "  "))
-	c.enableButtons(ws, known)
-	c.refreshPassed()
+	d, ok := c.desk(ws), known && !c.busy
+	c.enableButtons(d, ok)
+	c.refreshPassed(d, ok)
 }
 
-func (c *Caller) enableButtons(ws model.WindowState, known bool) {
-	ok := known && !c.busy
-	now := c.clock.now()
-	can := func(f func(model.Ticket) error) bool {
-		return ok && c.cur != nil && f(*c.cur) == nil
+// desk is this window as the model's rules see it, holding c.cur.
+func (c *Caller) desk(ws model.WindowState) model.Desk {
+	return model.Desk{Window: c.window, Status: ws.Status, Current: c.cur, Today: c.snap.BusinessDate}
+}
+
+// enableButtons turns on the actions the model allows on c.cur; ok is
+// false while the window is unknown or an action runs.
+func (c *Caller) enableButtons(d model.Desk, ok bool) {
+	for _, b := range []struct {
+		b   *widget.Button
+		act model.Action
+	}{{c.call, model.ActCall}, {c.recall, model.ActRecall}, {c.pass, model.ActPass}, {c.startB, model.ActStart},
+		{c.finish, model.ActFinish}, {c.cancel, model.ActCancel}, {c.transfer, model.ActTransfer}} {
+		enable(b.b, ok && d.Allows(b.act, c.cur))
 	}
-	enable(c.call, ok && c.cur == nil && ws.Status == model.WindowOpen)
-	enable(c.recall, can(func(t model.Ticket) error { _, err := model.Recall(t, c.window, now); return err }))
-	enable(c.pass, can(func(t model.Ticket) error { _, err := model.Pass(t, c.window); return err }))
-	enable(c.startB, can(func(t model.Ticket) error { _, err := model.Start(t, c.window, now); return err }))
-	enable(c.finish, can(func(t model.Ticket) error { _, err := model.Finish(t, c.window, now); return err }))
-	enable(c.cancel, can(func(t model.Ticket) error { _, err := model.Cancel(t, c.window, now); return err }))
-	enable(c.transfer, can(func(t model.Ticket) error {
-		if !held(t) {
-			return model.Errorf(model.EInvalidTransition, "")
-		}
-		return nil
-	}))
 	enable(c.pause, ok)
-	if ws.Status == model.WindowOpen {
+	if d.Status == model.WindowOpen {
 		c.pause.SetText(tr("caller.pause"))
 	} else {
 		c.pause.SetText(tr("caller.resume"))
@@ -169,7 +165,7 @@ func (c *Caller) enableButtons(ws model.WindowState, known bool) {
 
 // refreshPassed lists this window's passed tickets with undo-pass (call
 // back here) and requeue (back into the line).
-func (c *Caller) refreshPassed() {
+func (c *Caller) refreshPassed(d model.Desk, ok bool) {
 	c.passedBox.RemoveAll()
 	for _, t := range c.snap.Passed {
 		if t.Window != c.window {
@@ -178,8 +174,8 @@ func (c *Caller) refreshPassed() {
 		id := t.ID
 		undo := widget.NewButton(tr("caller.undo_pass"), func() { c.doUndoPass(id) })
 		requeue := widget.NewButton(tr("caller.requeue"), func() { c.doRequeue(id) })
-		enable(undo, !c.busy && c.cur == nil)
-		enable(requeue, !c.busy)
+		enable(undo, ok && d.Allows(model.ActUndoPass, &t))
+		enable(requeue, ok && d.Allows(model.ActRequeue, &t))
 		c.passedBox.Add(container.NewBorder(nil, nil, nil, container.NewHBox(undo, requeue), widget.NewLabel(t.Number)))
 	}
 	if len(c.passedBox.Objects) == 0 {

@@ -69,7 +69,9 @@ func TestCallerCallStartFinish(t *testing.T) {
 
 	tap(c.call)
 	waitFor(t, "A001 called", showing(c, "A001", model.Called))
-	expectButtons(t, c, "recall", "pass", "start", "transfer", "cancel", "pause")
+	// Call stays on: a window may call again while it holds a called
+	// ticket (README, busy window), as the store allows.
+	expectButtons(t, c, "call", "recall", "pass", "start", "transfer", "cancel", "pause")
 	if got := ann.numbers(); !slices.Equal(got, []string{"A001"}) {
 		t.Fatalf("announced %v, want [A001]", got)
 	}
@@ -99,7 +101,7 @@ func TestCallerPassUndoPass(t *testing.T) {
 
 	tap(passedRow(c, "A001"))
 	waitFor(t, "A001 called back", showing(c, "A001", model.Called))
-	expectButtons(t, c, "recall", "pass", "start", "transfer", "cancel", "pause")
+	expectButtons(t, c, "call", "recall", "pass", "start", "transfer", "cancel", "pause")
 	tk := first()
 	if tk.Status != model.Called || tk.Window != 2 || tk.CallCount != 2 {
 		t.Fatalf("A001 = %v at window %d called %d times, want called at 2, twice", tk.Status, tk.Window, tk.CallCount)
@@ -108,6 +110,42 @@ func TestCallerPassUndoPass(t *testing.T) {
 	WithUI(func() { info = c.info.Text })
 	if !strings.Contains(info, "2") {
 		t.Fatalf("info %q does not show the second call", info)
+	}
+}
+
+// The busy-window rule, as the store applies it: a window holding a called
+// ticket may call the next one and call a passed one back; one serving a
+// customer may do neither.
+func TestCallerCallsAgainWhileCalled(t *testing.T) {
+	c, _, _, first := startCaller(t, 1)
+	tap(c.call)
+	waitFor(t, "A001 called", showing(c, "A001", model.Called))
+	tap(c.pass)
+	waitFor(t, "A001 passed", func() bool { return c.cur == nil && !c.busy && passedRow(c, "A001") != nil })
+	tap(c.call)
+	waitFor(t, "A002 called", showing(c, "A002", model.Called))
+	undoOn := func() bool {
+		var on bool
+		WithUI(func() { on = !passedRow(c, "A001").Disabled() })
+		return on
+	}
+	if !undoOn() {
+		t.Fatal("undo-pass is off while the window only holds a called ticket")
+	}
+	tap(c.startB)
+	waitFor(t, "A002 serving", showing(c, "A002", model.Serving))
+	expectButtons(t, c, "finish", "transfer", "pause")
+	if undoOn() {
+		t.Fatal("undo-pass is on while the window serves A002")
+	}
+	tap(c.finish)
+	waitFor(t, "window idle", showing(c, "—", 0))
+	tap(passedRow(c, "A001"))
+	waitFor(t, "A001 called back", showing(c, "A001", model.Called))
+	tap(c.call)
+	waitFor(t, "queue empty", func() bool { return !c.busy && c.msg.Text != "" })
+	if tk := first(); tk.Status != model.Called || tk.Window != 1 {
+		t.Fatalf("A001 = %v at window %d, want called at 1", tk.Status, tk.Window)
 	}
 }
 

@@ -49,7 +49,7 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 	var win []string
 	for _, w := range s.Windows {
 		cur := tr("monitor.no_ticket")
-		if w.Current != nil && held(*w.Current) {
+		if w.Current != nil && model.Held(*w.Current) {
 			cur = fmt.Sprintf("%s (%s)", w.Current.Number, statusText(w.Current.Status))
 		}
 		name := w.Name
@@ -112,7 +112,7 @@ func healthWarnings(s model.Snapshot) []string {
 			continue
 		}
 		for _, w := range s.Windows {
-			if w.Serves(c.Code) && w.Status != model.WindowClosed && (w.Current == nil || !held(*w.Current)) {
+			if w.Serves(c.Code) && w.Status != model.WindowClosed && (w.Current == nil || !model.Held(*w.Current)) {
 				out = append(out, tr("monitor.warn_idle", kv("Code", c.Code, "Name", c.Name, "N", c.Waiting, "W", w.Number, "Status", windowStatusText(w.Status))))
 			}
 		}

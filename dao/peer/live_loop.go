@@ -102,27 +102,13 @@ func (l *livePages) apply(batch []model.Event) {
 						l.markStale(lt, false)
 					}
 				case !moves || lt.t.Status != model.Waiting || lt.t.Service != x.Service:
-				case ev.Kind == model.EvTake && behind(x, lt.t):
+				case ev.Kind == model.EvTake && model.ServedBefore(lt.t, x):
 				default:
 					lt.moved = true
 				}
 			}
 		}
 	}
-}
-
-// behind reports whether waiting ticket a is served after b (callOrder).
-func behind(a, b model.Ticket) bool {
-	if a.Lane != b.Lane {
-		return a.Lane > b.Lane
-	}
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
-	}
-	if a.SortKey != b.SortKey {
-		return a.SortKey > b.SortKey
-	}
-	return a.ID > b.ID
 }
 
 // refresh works out the views of the entries that are due, with every

@@ -15,7 +15,11 @@ func (s *GormStore) CallNext(ctx context.Context, window int, service string) (m
 }
 
 // callNext is call-next in the design's shape, or with serial set in the
-// shape of one lock for the whole branch taken first (see compare.go).
+// shape of one lock for the whole branch taken first (see compare.go). The
+// dialect only picks and locks the row; what is written is model.Call's
+// result, stored like every other transition, so the transition has one
+// source. The pick returns the whole row, so this costs no round trip over
+// a claim that wrote in SQL and then read the row back.
 func (s *GormStore) callNext(ctx context.Context, window int, service string, serial bool) (model.Ticket, error) {
 	if window <= 0 {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "窗口号必须大于 0")
@@ -31,49 +35,26 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		if err != nil {
 			return err
 		}
-		if model.WindowStatus(w.Status) != model.WindowOpen {
-			return model.Errorf(model.EWindowNotOpen, "%d 号窗口已%s，不能叫号", window, windowStatusLabel(model.WindowStatus(w.Status)))
-		}
-		if err := t.checkFree(w, model.Serving); err != nil {
+		if err := t.desk(w).CanCall(model.ActCall); err != nil {
 			return err
 		}
 		ids, err := t.servedIDs(w, strings.TrimSpace(service))
 		if err != nil {
 			return err
 		}
-		id, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, window: window, now: t.now, serial: serial})
+		row, found, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, serial: serial})
 		if err != nil {
 			return err
 		}
-		if id == 0 {
+		if !found {
 			return model.Errorf(model.EQueueEmpty, "%d 号窗口的业务暂无等待的号码 (queue empty)", window)
 		}
-		row, err := t.ticket(id)
-		if err != nil {
-			return err
-		}
-		c, err := t.codes(row.ServiceID, row.IssueServiceID)
-		if err != nil {
-			return err
-		}
-		out = row.toModel(c)
-		if err := t.holdTicket(window, id); err != nil {
-			return err
-		}
-		t.emit(pendingEvent{kind: model.EvCall, ticket: &out, windowNo: window, from: model.Waiting, to: model.Called})
-		return nil
+		out, err = t.applyRow(row, model.EvCall, func(t *txn, c model.Ticket) (model.Ticket, error) {
+			return model.Call(c, window, t.now)
+		})
+		return err
 	})
 	return out, err
-}
-
-func windowStatusLabel(s model.WindowStatus) string {
-	switch s {
-	case model.WindowPaused:
-		return "暂停"
-	case model.WindowClosed:
-		return "关闭"
-	}
-	return "开放"
 }
 
 // heldWindow is a window row with the state of the ticket it holds and the
@@ -151,20 +132,20 @@ func (t *txn) ticket(id int64) (ticketRow, error) {
 	return rows[0], nil
 }
 
-// checkFree refuses when the window holds a ticket of today in one of the
-// busy states: a window never has two customers at its desk (seed 002). A
-// ticket left from an earlier day does not block the window.
-func (t *txn) checkFree(w heldWindow, busy ...model.Status) error {
-	// No held ticket, or it was archived, or it is from an earlier day.
-	if w.HeldStatus == nil || w.HeldDate == nil || *w.HeldDate != t.date {
-		return nil
-	}
-	for _, s := range busy {
-		if model.Status(*w.HeldStatus) == s {
-			return model.Errorf(model.EConflict, "%d 号窗口的 %s %s，请先处理 (window busy)", w.Number, *w.HeldNumber, model.StatusLabel(s))
+// desk is window w as the model's desk rules see it. The held ticket
+// carries what those rules read: its number, state and business day.
+func (t *txn) desk(w heldWindow) model.Desk {
+	d := model.Desk{Window: w.Number, Status: model.WindowStatus(w.Status), Today: t.date}
+	if w.HeldStatus != nil { // nil: no held ticket, or it was archived
+		d.Current = &model.Ticket{Window: w.Number, Status: model.Status(*w.HeldStatus)}
+		if w.HeldNumber != nil {
+			d.Current.Number = *w.HeldNumber
+		}
+		if w.HeldDate != nil {
+			d.Current.BusinessDate = *w.HeldDate
 		}
 	}
-	return nil
+	return d
 }
 
 // holdTicket makes id the window's current ticket.

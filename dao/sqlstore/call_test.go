@@ -84,7 +84,7 @@ func TestConcurrentCallNext(t *testing.T) {
 		// that was free at the time of its call.
 		for w, seq := range perWindow {
 			for i := 1; i < len(seq); i++ {
-				if before(seq[i], seq[i-1]) {
+				if model.ServedBefore(seq[i], seq[i-1]) {
 					t.Fatalf("window %d got %s after %s", w, seq[i-1].Number, seq[i].Number)
 				}
 			}
@@ -113,18 +113,4 @@ func assertIssueOrderFollowsNumbers(t *testing.T, s *sqlstore.GormStore) {
 			t.Fatalf("service %d: number %d sorts at or after number %d", a.IssueServiceID, a.SeqNo, b.SeqNo)
 		}
 	}
-}
-
-// before reports whether a is served before b (lane, priority, issue order).
-func before(a, b model.Ticket) bool {
-	if a.Lane != b.Lane {
-		return a.Lane < b.Lane
-	}
-	if a.Priority != b.Priority {
-		return a.Priority < b.Priority
-	}
-	if a.SortKey != b.SortKey {
-		return a.SortKey < b.SortKey
-	}
-	return a.ID < b.ID
 }

@@ -11,6 +11,8 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+
+	"jiaohao/model"
 )
 
 // dialects are the engines a DSN may name, in the order the message for an
@@ -58,9 +60,11 @@ type dialect interface {
 	increment(db *gorm.DB, table, column, where string, args ...any) (n int64, ok bool, err error)
 	// insertIgnore inserts one row unless its key already exists.
 	insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error
-	// claimNext marks the next waiting ticket as called by the window and
-	// returns its id, or 0 when there is none.
-	claimNext(db *gorm.DB, c claim) (int64, error)
+	// claimNext locks the head of the serving order among the waiting
+	// tickets of c's services, skipping rows other windows hold, and
+	// returns it as read; found is false when there is none. It writes
+	// nothing: the caller stores what model.Call makes of the row.
+	claimNext(db *gorm.DB, c claim) (row ticketRow, found bool, err error)
 	// lockBranch takes one lock for the whole branch until the transaction
 	// ends: the shape the design is measured against, never the real path.
 	lockBranch(db *gorm.DB, branchID int64) error
@@ -88,8 +92,6 @@ type claim struct {
 	branchID   int64
 	date       string
 	serviceIDs []int64
-	window     int
-	now        time.Time
 	serial     bool // under lockBranch: pick with a plain row lock, nothing to skip
 }
 
@@ -102,29 +104,33 @@ func (c claim) rowLock() string {
 	return " FOR UPDATE SKIP LOCKED"
 }
 
-// callOrder is the serving order: recall pool, priority, issue order. The
-// index ix_ticket_call (branch_id, status, business_date, lane, priority,
+// callOrder is the model's serving order as an ORDER BY list. The index
+// ix_ticket_call (branch_id, status, business_date, lane, priority,
 // sort_key, id, service_id) walks in exactly this order, so the head is found
 // without a sort; a sort would make a locking read lock every candidate.
-const callOrder = "lane, priority, sort_key, id"
+var callOrder = strings.Join(model.ServingOrder(), ", ")
 
 const claimWhere = "branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?"
 
-// claimSet is the UPDATE that turns a waiting ticket into a called one; it
-// must match model.Call.
-const claimSet = "status = 2, lane = 2, window_no = ?, called_at = ?, call_count = call_count + 1"
+// headQuery selects the head of the serving order with the engine's index
+// hint and locking clause; the PostgreSQL and MariaDB claim, and SQLite's
+// (whose one writer needs no lock).
+func headQuery(hint, lock string) string {
+	return "SELECT * FROM ticket" + hint + " WHERE " + claimWhere + " ORDER BY " + callOrder + " LIMIT 1" + lock
+}
 
-// lockThenClaim is the PostgreSQL and MariaDB way: pick the head with
-// FOR UPDATE SKIP LOCKED, then claim it.
-func lockThenClaim(db *gorm.DB, c claim, hint string) (int64, error) {
-	var ids []int64
-	err := db.Raw("SELECT id FROM ticket"+hint+" WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1"+c.rowLock(),
-		c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
-	if err != nil || len(ids) == 0 {
-		return 0, err
+// claimHead runs headQuery for c: the pick and the lock in one statement.
+func claimHead(db *gorm.DB, c claim, query string) (ticketRow, bool, error) {
+	return firstRow(db.Raw(query, c.branchID, c.date, c.serviceIDs))
+}
+
+// firstRow scans the one row a claim returns, if any.
+func firstRow(q *gorm.DB) (ticketRow, bool, error) {
+	var rows []ticketRow
+	if err := q.Scan(&rows).Error; err != nil || len(rows) == 0 {
+		return ticketRow{}, false, err
 	}
-	err = db.Exec("UPDATE ticket SET "+claimSet+" WHERE id = ?", c.window, c.now, ids[0]).Error
-	return ids[0], err
+	return rows[0], true, nil
 }
 
 // lockBranchRow is lockBranch as a row lock on the branch row, for

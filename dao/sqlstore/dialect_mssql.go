@@ -82,7 +82,7 @@ func (mssqlDialect) migrate(db *gorm.DB) error {
 // uspMarker is the version line inside usp_CallNext; a database that has it
 // is left alone, so PCs opening the database do not ALTER the procedure
 // (which would briefly block every window's calls).
-const uspMarker = "jiaohao:usp_CallNext:v2"
+const uspMarker = "jiaohao:usp_CallNext:v3"
 
 func installProcedure(db *gorm.DB) error {
 	var def *string
@@ -140,18 +140,15 @@ func (mssqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 	return err
 }
 
-func (mssqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
+// claimNext runs the procedure, which returns the head row under UPDLOCK,
+// READPAST, ROWLOCK; the lock lasts until the caller's transaction ends.
+func (mssqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
 	ids := make([]string, len(c.serviceIDs))
 	for i, id := range c.serviceIDs {
 		ids[i] = itoa64(id)
 	}
-	var out []int64
-	err := db.Raw("EXEC dbo.usp_CallNext @BranchId = ?, @BusinessDate = ?, @ServiceIds = ?, @WindowNo = ?, @Now = ?",
-		c.branchID, c.date, strings.Join(ids, ","), c.window, c.now).Scan(&out).Error
-	if err != nil || len(out) == 0 || out[0] <= 0 {
-		return 0, err
-	}
-	return out[0], nil
+	return firstRow(db.Raw("EXEC dbo.usp_CallNext @BranchId = ?, @BusinessDate = ?, @ServiceIds = ?",
+		c.branchID, c.date, strings.Join(ids, ",")))
 }
 
 // lockBranch holds an update lock on the branch row; the procedure's

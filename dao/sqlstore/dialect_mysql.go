@@ -155,8 +155,8 @@ func (mysqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 // claimNext forces the serving-order index: with a filesort InnoDB would
 // lock every candidate row before sorting, and the other windows would skip
 // them all.
-func (mysqlDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
-	return lockThenClaim(db, c, " FORCE INDEX (ix_ticket_call)")
+func (mysqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
+	return claimHead(db, c, headQuery(" FORCE INDEX (ix_ticket_call)", c.rowLock()))
 }
 
 func (mysqlDialect) lockBranch(db *gorm.DB, branchID int64) error {

@@ -88,16 +88,8 @@ func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, va
 	return insertOnConflict(db, table, cols, vals)
 }
 
-// claimNext picks with FOR UPDATE SKIP LOCKED and claims in the same
-// statement, one round trip.
-func (postgresDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
-	var ids []int64
-	err := db.Raw("UPDATE ticket SET "+claimSet+" WHERE id = (SELECT id FROM ticket WHERE "+claimWhere+" ORDER BY "+callOrder+
-		" LIMIT 1"+c.rowLock()+") RETURNING id", c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
-	if err != nil || len(ids) == 0 {
-		return 0, err
-	}
-	return ids[0], nil
+func (postgresDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
+	return claimHead(db, c, headQuery("", c.rowLock()))
 }
 
 // lockBranch is a transaction-scoped advisory lock keyed by the branch.

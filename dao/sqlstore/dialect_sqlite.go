@@ -17,8 +17,7 @@ import (
 )
 
 // sqliteDialect: the hosting process is the clock (there is no server), and
-// one writer connection serialises every transaction, so the claim is a
-// single UPDATE with the pick as a subquery.
+// one writer connection serialises every transaction.
 type sqliteDialect struct{}
 
 func (sqliteDialect) name() string { return "sqlite" }
@@ -80,14 +79,10 @@ func (sqliteDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals
 	return insertOnConflict(db, table, cols, vals)
 }
 
-func (sqliteDialect) claimNext(db *gorm.DB, c claim) (int64, error) {
-	var ids []int64
-	err := db.Raw("UPDATE ticket SET "+claimSet+" WHERE id = (SELECT id FROM ticket WHERE "+claimWhere+" ORDER BY "+callOrder+" LIMIT 1) RETURNING id",
-		c.window, c.now, c.branchID, c.date, c.serviceIDs).Scan(&ids).Error
-	if err != nil || len(ids) == 0 {
-		return 0, err
-	}
-	return ids[0], nil
+// claimNext needs no row lock: the one writer connection (BEGIN
+// IMMEDIATE) already keeps every other window out until commit.
+func (sqliteDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
+	return claimHead(db, c, headQuery("", ""))
 }
 
 // sizePool: always one connection (target refuses pool above 1): one

@@ -5,3 +5,6 @@ const (
 	TicketColumns = ticketColumns
 	IssuedIn      = issuedIn
 )
+
+// HeadQuery is the call-next claim's pick, for the plan test.
+var HeadQuery = headQuery

@@ -61,7 +61,7 @@ func TestMSSQLProcedureIsVersionedAndPortable(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := string(b)
-	if !strings.Contains(src, "jiaohao:usp_CallNext:v2") || !strings.Contains(src, "ALTER PROCEDURE dbo.usp_CallNext") {
+	if !strings.Contains(src, "jiaohao:usp_CallNext:v3") || !strings.Contains(src, "ALTER PROCEDURE dbo.usp_CallNext") {
 		t.Fatal("usp_CallNext.sql lost its version marker or its ALTER form")
 	}
 	var code strings.Builder // the statements, without comments

@@ -19,13 +19,12 @@ func TestCallNextPlanUsesIndexOrder(t *testing.T) {
 		}
 		db := s.DB()
 		var plan string
-		q := "SELECT id FROM ticket%s WHERE branch_id = 1 AND status = 1 AND business_date = '%s' AND service_id IN (1, 2) ORDER BY lane, priority, sort_key, id LIMIT 1"
 		now, _ := s.Now(bg)
-		date := now.In(s.Location()).Format("2006-01-02")
+		args := []any{1, now.In(s.Location()).Format("2006-01-02"), []int64{1, 2}}
 		switch s.Engine() {
 		case "sqlite":
 			var rows []struct{ Detail string }
-			db.Raw("EXPLAIN QUERY PLAN " + fmt.Sprintf(q, "", date)).Scan(&rows)
+			db.Raw("EXPLAIN QUERY PLAN "+sqlstore.HeadQuery("", ""), args...).Scan(&rows)
 			for _, r := range rows {
 				plan += r.Detail + "\n"
 			}
@@ -35,14 +34,14 @@ func TestCallNextPlanUsesIndexOrder(t *testing.T) {
 		case "postgres":
 			db.Exec("ANALYZE ticket")
 			var lines []string
-			db.Raw("EXPLAIN " + fmt.Sprintf(q, "", date) + " FOR UPDATE SKIP LOCKED").Scan(&lines)
+			db.Raw("EXPLAIN "+sqlstore.HeadQuery("", " FOR UPDATE SKIP LOCKED"), args...).Scan(&lines)
 			plan = strings.Join(lines, "\n")
 			if strings.Contains(plan, "Sort") || !strings.Contains(plan, "ix_ticket_call") {
 				t.Fatalf("postgres plan sorts or misses the index:\n%s", plan)
 			}
 		case "mysql":
 			var rows []map[string]any
-			db.Raw("EXPLAIN " + fmt.Sprintf(q, " FORCE INDEX (ix_ticket_call)", date) + " FOR UPDATE SKIP LOCKED").Scan(&rows)
+			db.Raw("EXPLAIN "+sqlstore.HeadQuery(" FORCE INDEX (ix_ticket_call)", " FOR UPDATE SKIP LOCKED"), args...).Scan(&rows)
 			plan = fmt.Sprint(rows)
 			if strings.Contains(plan, "filesort") || !strings.Contains(plan, "ix_ticket_call") {
 				t.Fatalf("mysql plan sorts or misses the index:\n%s", plan)

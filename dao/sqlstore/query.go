@@ -63,13 +63,13 @@ func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, err
 	// count walk ix_ticket_call from its head and stop, whatever plan the
 	// database settles on for the prepared statement.
 	db := s.db.WithContext(ctx)
+	ahead, args := servedBefore(row.toModel(nil))
 	first := db.Model(&ticketRow{}).Select("id").
 		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id = ?", s.branchID, row.BusinessDate, row.ServiceID).
-		Where("lane < ? OR (lane = ? AND (priority < ? OR (priority = ? AND (sort_key < ? OR (sort_key = ? AND id < ?)))))",
-			row.Lane, row.Lane, row.Priority, row.Priority, row.SortKey, row.SortKey, row.ID).
+		Where(ahead, args...).
 		Order(callOrder).Limit(model.MaxAhead)
-	var ahead int64
-	err = db.Table("(?) AS ahead", first).Count(&ahead).Error
+	var n int64
+	err = db.Table("(?) AS ahead", first).Count(&n).Error
 	if err != nil {
 		return model.Position{}, s.wrap(err)
 	}
@@ -77,7 +77,21 @@ func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, err
 	if err != nil {
 		return model.Position{}, s.wrap(err)
 	}
-	return model.Position{Ahead: int(ahead), ETASeconds: eta(per, int(ahead), windows)}, nil
+	return model.Position{Ahead: int(n), ETASeconds: eta(per, int(n), windows)}, nil
+}
+
+// servedBefore is model.ServedBefore(row, t) as a condition on the row:
+// "lane < ? OR (lane = ? AND (priority < ? OR (…)))", in the nested shape
+// that lets the count walk the serving-order index.
+func servedBefore(t model.Ticket) (string, []any) {
+	fields, key := model.ServingOrder(), model.ServingKey(t)
+	last := len(fields) - 1
+	cond, args := fields[last]+" < ?", []any{key[last]}
+	for i := last - 1; i >= 0; i-- {
+		cond = fields[i] + " < ? OR (" + fields[i] + " = ? AND (" + cond + "))"
+		args = append([]any{key[i], key[i]}, args...)
+	}
+	return cond, args
 }
 
 // serviceRate is the recent average service time of a service and how many

@@ -85,10 +85,7 @@ func (s *GormStore) Transfer(ctx context.Context, id int64, window int, to model
 		if err != nil {
 			return n, err
 		}
-		if model.WindowStatus(w.Status) == model.WindowClosed {
-			return n, model.Errorf(model.EWindowNotOpen, "%d 号窗口已关闭，不能转入", to.Window)
-		}
-		if err := t.checkFree(w, model.Called, model.Serving); err != nil {
+		if err := t.desk(w).CanReceive(); err != nil {
 			return n, err
 		}
 		if _, err := t.servedIDs(w, c.Service); err != nil {

@@ -28,6 +28,11 @@ func (t *txn) apply(id int64, kind string, fn step) (model.Ticket, error) {
 	if err != nil {
 		return model.Ticket{}, err
 	}
+	return t.applyRow(row, kind, fn)
+}
+
+// applyRow is apply on a row already read (and, for call-next, locked).
+func (t *txn) applyRow(row ticketRow, kind string, fn step) (model.Ticket, error) {
 	c, err := t.codes(row.ServiceID, row.IssueServiceID)
 	if err != nil {
 		return model.Ticket{}, err
@@ -81,18 +86,14 @@ func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
 	return nil
 }
 
-// held reports whether a ticket in this state occupies its window.
-func held(t model.Ticket) bool {
-	return t.Window != 0 && (t.Status == model.Called || t.Status == model.Serving)
-}
-
+// syncWindows keeps the windows' current tickets on the ones they hold.
 func (t *txn) syncWindows(cur, next model.Ticket) error {
-	if held(cur) && (!held(next) || next.Window != cur.Window) {
+	if model.Held(cur) && (!model.Held(next) || next.Window != cur.Window) {
 		if err := t.releaseTicket(cur.Window, cur.ID); err != nil {
 			return err
 		}
 	}
-	if held(next) {
+	if model.Held(next) {
 		return t.holdTicket(next.Window, next.ID)
 	}
 	return nil
@@ -131,10 +132,7 @@ func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.T
 		if err != nil {
 			return n, err
 		}
-		if model.WindowStatus(w.Status) != model.WindowOpen {
-			return n, model.Errorf(model.EWindowNotOpen, "%d 号窗口未开放，不能召回过号", n.Window)
-		}
-		return n, t.checkFree(w, model.Serving)
+		return n, t.desk(w).CanCall(model.ActUndoPass)
 	})
 }
 
