@@ -1,5 +1,6 @@
-// Package reports owns the manager's statistics: it reads the ticket log
-// (live and archived tables) for a period, turns it into a Report value, and
+// Package reports owns the manager's statistics: it reads a period's facts
+// through model.ReportFacts (the SQL adapter runs the queries over the live
+// and archived tables), turns them into a Report value, and
 // renders that value as an A4 PDF or a CSV file. Every figure is computed
 // from the raw tickets in one place (Build) so the PDF, the CSV and the
 // manager screen can never disagree.

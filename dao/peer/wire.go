@@ -1,7 +1,9 @@
-// Package peer owns peer server mode: the HTTP/JSON and WebSocket server that
-// lets one PC host a branch's queue for every other PC on the LAN, the client
-// that turns such a server back into a model.Store, bearer-token
-// authentication, and the customer page that shows one ticket live.
+// Package peer is the second adapter of the model's ports, beside the SQL
+// one: the HTTP/JSON and WebSocket server that lets one PC host a branch's
+// queue (over any model.Store) for every other PC on the LAN, the client
+// that implements model.Store over that server, bearer-token
+// authentication by the role table, and the customer page that shows one
+// ticket live. It links no database driver.
 //
 // The wire contract (paths, JSON fields, status codes) is stable: kiosks,
 // screens and outside tools rely on it. Change it only by adding fields, or
