@@ -36,10 +36,10 @@ func (d Desk) CanCall(act Action) error {
 }
 
 // CanReceive says whether a ticket may be transferred to the window: it
-// must not be closed, and hold nobody.
+// must not be closed or at lunch (nobody is at the desk), and hold nobody.
 func (d Desk) CanReceive() error {
-	if d.Status == WindowClosed {
-		return Errorf(EWindowNotOpen, "%d 号窗口已关闭，不能转入", d.Window)
+	if d.Status == WindowClosed || d.Status == WindowLunch {
+		return Errorf(EWindowNotOpen, "%d 号窗口%s，不能转入", d.Window, map[WindowStatus]string{WindowClosed: "已关闭", WindowLunch: "午休中"}[d.Status])
 	}
 	return d.free(Held)
 }
@@ -114,6 +114,8 @@ func WindowStatusLabel(s WindowStatus) string {
 		return "暂停"
 	case WindowClosed:
 		return "关闭"
+	case WindowLunch:
+		return "午休"
 	}
 	return "开放"
 }

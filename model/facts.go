@@ -15,6 +15,7 @@ type TicketFact struct {
 	Status         int
 	WindowNo       *int
 	CallCount      int
+	Requeued       int // times put back in line after a pass (重叫)
 	IssuedAt       time.Time
 	CalledAt       *time.Time
 	ServeStartedAt *time.Time

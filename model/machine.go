@@ -99,6 +99,7 @@ func Requeue(t Ticket, window int) (Ticket, error) {
 		return t, err
 	}
 	t.Status, t.Lane, t.Window = Waiting, LaneNormal, 0
+	t.Requeued++
 	return t, nil
 }
 

@@ -21,13 +21,17 @@ var DefaultSettings = map[string]string{
 	"ticket_footer":         "请留意叫号，过号请到窗口咨询",
 	"voice_template":        "请 {number} 号到 {window} 号窗口办理",
 	"voice_template_en":     "Number {number}, please go to window {window}",
-	"voice_repeat":          "2",
-	"voice_engine":          "auto", // auto, espeak-ng, sapi, say
-	"voice_chime":           "true",
-	"printer":               "",
-	"led_format":            "encoding=gb2312", // the branch's LED bars; see LEDFormat
-	"customer_url":          "",
-	"avg_service_s":         "300",
+	// A requeued ticket (重叫) is called with its own words, so the
+	// customer who came back hears that it is their second turn.
+	"voice_template_requeue":    "请 {number} 号重新到 {window} 号窗口",
+	"voice_template_requeue_en": "Number {number}, please return to window {window}",
+	"voice_repeat":              "2",
+	"voice_engine":              "auto", // auto, espeak-ng, sapi, say
+	"voice_chime":               "true",
+	"printer":                   "",
+	"led_format":                "encoding=gb2312", // the branch's LED bars; see LEDFormat
+	"customer_url":              "",
+	"avg_service_s":             "300",
 }
 
 // Settings is the typed view of the setting table.

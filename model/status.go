@@ -56,9 +56,16 @@ const (
 	WindowOpen   WindowStatus = 1
 	WindowPaused WindowStatus = 2
 	WindowClosed WindowStatus = 3
+	// WindowLunch is the lunch break (午休, seed 003 DevStatus 2): like a
+	// pause it takes no calls, but it is planned, so the idle sweeper
+	// never counts it and the report keeps it apart from pause time.
+	WindowLunch WindowStatus = 4
 )
 
-var windowStatusNames = map[WindowStatus]string{WindowOpen: "open", WindowPaused: "paused", WindowClosed: "closed"}
+var windowStatusNames = map[WindowStatus]string{WindowOpen: "open", WindowPaused: "paused", WindowClosed: "closed", WindowLunch: "lunch"}
+
+// WindowStatuses are the window statuses in the order a form offers them.
+var WindowStatuses = []WindowStatus{WindowOpen, WindowPaused, WindowLunch, WindowClosed}
 
 func (s WindowStatus) String() string {
 	if n, ok := windowStatusNames[s]; ok {
@@ -67,14 +74,15 @@ func (s WindowStatus) String() string {
 	return "unknown"
 }
 
-// ParseWindowStatus turns "open", "paused" or "closed" into a WindowStatus.
+// ParseWindowStatus turns "open", "paused", "lunch" or "closed" into a
+// WindowStatus.
 func ParseWindowStatus(v string) (WindowStatus, error) {
 	for s, n := range windowStatusNames {
 		if strings.EqualFold(v, n) {
 			return s, nil
 		}
 	}
-	return 0, Errorf(EInvalidInput, "窗口状态只能是 open、paused 或 closed，收到 %q", v)
+	return 0, Errorf(EInvalidInput, "窗口状态只能是 open、paused、lunch 或 closed，收到 %q", v)
 }
 
 // MarshalText writes the status by name, as the peer protocol does.

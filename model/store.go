@@ -36,7 +36,13 @@ type Queue interface {
 	Position(ctx context.Context, id int64) (Position, error)
 
 	SetWindowStatus(ctx context.Context, window int, status WindowStatus) (Window, error)
+	// SetWindowServices is the manager giving a window services: any,
+	// and the window is allowed them from then on.
 	SetWindowServices(ctx context.Context, window int, services []string) (Window, error)
+	// SwitchServices is the window's clerk switching the services it
+	// serves, among those the manager allowed it (Window.Allowed);
+	// another service is EForbidden.
+	SwitchServices(ctx context.Context, window int, services []string) (Window, error)
 }
 
 // Live is the state every screen follows: a snapshot, then the events on

@@ -14,17 +14,21 @@ const (
 
 // Ticket is one number taken by one customer on one business day.
 type Ticket struct {
-	ID           int64      `json:"id"`
-	Number       string     `json:"number"`
-	Service      string     `json:"service"`       // code of the queue it waits in now
-	IssueService string     `json:"issue_service"` // code it was issued under (keeps the number)
-	BusinessDate string     `json:"business_date"`
-	SeqNo        int        `json:"seq_no"`
-	Priority     int        `json:"priority"`
-	Status       Status     `json:"status"`
-	Lane         Lane       `json:"lane"`
-	Window       int        `json:"window"` // 0: none
-	CallCount    int        `json:"call_count"`
+	ID           int64  `json:"id"`
+	Number       string `json:"number"`
+	Service      string `json:"service"`       // code of the queue it waits in now
+	IssueService string `json:"issue_service"` // code it was issued under (keeps the number)
+	BusinessDate string `json:"business_date"`
+	SeqNo        int    `json:"seq_no"`
+	Priority     int    `json:"priority"`
+	Status       Status `json:"status"`
+	Lane         Lane   `json:"lane"`
+	Window       int    `json:"window"` // 0: none
+	CallCount    int    `json:"call_count"`
+	// Requeued counts the times the ticket was put back in line after it
+	// was passed (重叫, seed 000 §6). The mark stays for the ticket's life:
+	// each call of it says 重叫, and the report counts it.
+	Requeued     int        `json:"requeued,omitempty"`
 	SortKey      int64      `json:"sort_key"`
 	PublicID     string     `json:"public_id"`
 	Source       string     `json:"source"`
@@ -48,12 +52,16 @@ type Service struct {
 
 // Window is a service counter (窗口), known to people by its number.
 type Window struct {
-	Number       int          `json:"number"`
-	Name         string       `json:"name"`
-	Status       WindowStatus `json:"status"`
-	Services     []string     `json:"services"`
-	CurrentID    int64        `json:"current_id"` // 0: none
-	LastActionAt *time.Time   `json:"last_action_at"`
+	Number   int          `json:"number"`
+	Name     string       `json:"name"`
+	Status   WindowStatus `json:"status"`
+	Services []string     `json:"services"` // served now
+	// Allowed are the services the manager allows the window; its clerk
+	// switches Services among them (seed 003 §3.2). It always holds
+	// Services; a window the manager never narrowed allows what it serves.
+	Allowed      []string   `json:"allowed,omitempty"`
+	CurrentID    int64      `json:"current_id"` // 0: none
+	LastActionAt *time.Time `json:"last_action_at"`
 }
 
 // Serves reports whether the window serves the service code.
@@ -64,6 +72,16 @@ func (w Window) Serves(code string) bool {
 		}
 	}
 	return false
+}
+
+// Allows reports whether the manager allows the window the service code.
+func (w Window) Allows(code string) bool {
+	for _, s := range w.Allowed {
+		if s == code {
+			return true
+		}
+	}
+	return w.Serves(code)
 }
 
 // Event kinds written to the queue_event log.

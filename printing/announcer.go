@@ -19,13 +19,16 @@ type AnnouncerConfig struct {
 	EngineName string // "auto" (default), "espeak-ng", "sapi", "say"
 	Template   string // Chinese; default 请 {number} 号到 {window} 号窗口办理
 	TemplateEN string // spoken after the Chinese one when English is set
-	English    bool
-	Repeat     int           // times each call is said; default 2
-	Chime      string        // WAV file played before each call; ChimeDefault: built in; "" none
-	Pause      time.Duration // silence between repeats; default 600ms
-	Capacity   int           // calls waiting to be said; default 20
-	Timeout    time.Duration // one utterance; default 30s
-	Logf       func(format string, args ...any)
+	// RequeueTemplate and RequeueTemplateEN say a requeued ticket's call
+	// (重叫); default 请 {number} 号重新到 {window} 号窗口.
+	RequeueTemplate, RequeueTemplateEN string
+	English                            bool
+	Repeat                             int           // times each call is said; default 2
+	Chime                              string        // WAV file played before each call; ChimeDefault: built in; "" none
+	Pause                              time.Duration // silence between repeats; default 600ms
+	Capacity                           int           // calls waiting to be said; default 20
+	Timeout                            time.Duration // one utterance; default 30s
+	Logf                               func(format string, args ...any)
 }
 
 // Announcer says calls one at a time, in call order: a second call waits
@@ -50,6 +53,12 @@ func NewAnnouncer(cfg AnnouncerConfig) *Announcer {
 	}
 	if cfg.TemplateEN == "" {
 		cfg.TemplateEN = model.DefaultSettings["voice_template_en"]
+	}
+	if cfg.RequeueTemplate == "" {
+		cfg.RequeueTemplate = model.DefaultSettings["voice_template_requeue"]
+	}
+	if cfg.RequeueTemplateEN == "" {
+		cfg.RequeueTemplateEN = model.DefaultSettings["voice_template_requeue_en"]
 	}
 	if cfg.Repeat <= 0 {
 		cfg.Repeat = 2
@@ -180,8 +189,8 @@ func (a *Announcer) say(ctx context.Context, t model.Ticket) error {
 			chimeErr = fmt.Errorf("chime: %w", err)
 		}
 	}
-	zh := SpeechText(a.cfg.Template, t, "zh")
-	en := SpeechText(a.cfg.TemplateEN, t, "en")
+	zh := SpeechText(CallTemplate(a.cfg.Template, a.cfg.RequeueTemplate, t), t, "zh")
+	en := SpeechText(CallTemplate(a.cfg.TemplateEN, a.cfg.RequeueTemplateEN, t), t, "en")
 	for i := 0; i < a.cfg.Repeat; i++ {
 		if i > 0 && !sleepCtx(ctx, a.cfg.Pause) {
 			return ctx.Err()
@@ -205,16 +214,18 @@ func (a *Announcer) utter(ctx context.Context, f func(context.Context) error) er
 }
 
 // AnnouncerSettings reads the voice settings: voice_template,
-// voice_template_en (English is spoken when it is not empty) and
-// voice_repeat. engine is the per-PC override ("" or "auto": automatic).
+// voice_template_en (English is spoken when it is not empty), the
+// requeue templates and voice_repeat. engine is the per-PC override ("" or "auto": automatic).
 func AnnouncerSettings(s model.Settings, engine, chime string) AnnouncerConfig {
 	repeat, _ := strconv.Atoi(s.Raw["voice_repeat"])
 	return AnnouncerConfig{
-		EngineName: engine,
-		Template:   s.Raw["voice_template"],
-		TemplateEN: s.Raw["voice_template_en"],
-		English:    strings.TrimSpace(s.Raw["voice_template_en"]) != "",
-		Repeat:     repeat,
-		Chime:      chime,
+		EngineName:        engine,
+		Template:          s.Raw["voice_template"],
+		TemplateEN:        s.Raw["voice_template_en"],
+		RequeueTemplate:   s.Raw["voice_template_requeue"],
+		RequeueTemplateEN: s.Raw["voice_template_requeue_en"],
+		English:           strings.TrimSpace(s.Raw["voice_template_en"]) != "",
+		Repeat:            repeat,
+		Chime:             chime,
 	}
 }

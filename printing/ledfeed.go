@@ -13,11 +13,16 @@ import (
 // defaultLEDTemplate fits a 16-character window bar.
 const defaultLEDTemplate = "请 {number} 号到 {window} 号窗口"
 
+// LEDLunchText is a window bar's text while its window is at lunch (午休),
+// so customers in the hall do not wait at an empty desk.
+const LEDLunchText = "午休中"
+
 // Display is what an LED board writes to; *LED is one.
 type Display interface{ Show(text string) }
 
 // LEDBoard shows calls on one bar: a window's bar the last number called
-// there, a hall bar (Window 0) the last Lines calls. Its text is read off
+// there (LEDLunchText while the window is at lunch), a hall bar (Window 0)
+// the last Lines calls. Its text is read off
 // the followed live state (the snapshot's recent calls), so a bar that ran
 // all day and one just started show the same.
 type LEDBoard struct {
@@ -70,6 +75,13 @@ func (b *LEDBoard) calls(s model.Snapshot) []model.Ticket {
 }
 
 func (b *LEDBoard) text(s model.Snapshot) string {
+	if b.Window != 0 {
+		for _, w := range s.Windows {
+			if w.Number == b.Window && w.Status == model.WindowLunch {
+				return LEDLunchText
+			}
+		}
+	}
 	calls := b.calls(s)
 	if len(calls) == 0 {
 		return ""

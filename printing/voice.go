@@ -41,3 +41,13 @@ func SpeechText(template string, t model.Ticket, lang string) string {
 		"{window}", strconv.Itoa(t.Window),
 	).Replace(template)
 }
+
+// CallTemplate is the template a call is said with: requeue for a ticket
+// marked 重叫 (put back in line after it was passed) when it is set, else
+// normal.
+func CallTemplate(normal, requeue string, t model.Ticket) string {
+	if t.Requeued > 0 && strings.TrimSpace(requeue) != "" {
+		return requeue
+	}
+	return normal
+}

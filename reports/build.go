@@ -113,7 +113,11 @@ func (t *tally) add(tk *model.TicketFact) {
 	r := &t.r
 	countStatus(&r.Totals, model.Status(tk.Status))
 	r.ArrivalsByHour[tk.IssuedAt.In(t.loc).Hour()]++
-	t.svc.row(tk.IssueServiceID).Count++
+	row := t.svc.row(tk.IssueServiceID)
+	row.Count++
+	if tk.Requeued > 0 {
+		row.Requeued++ // by the queue it was issued in, like the waits
+	}
 	if called, ok := firstCall(tk, t.in.firstCall); ok {
 		w := max(called.Sub(tk.IssuedAt), 0)
 		t.waits[tk.IssueServiceID] = append(t.waits[tk.IssueServiceID], w)
@@ -146,12 +150,14 @@ func (t *tally) report() Report {
 		row.MedianWait, row.P90Wait = Percentile(ws, 0.5), Percentile(ws, 0.9)
 		row.Served, row.AvgService = len(t.serviceTimes[id]), Average(t.serviceTimes[id])
 	}
-	paused := pausedTime(t.in)
-	for n := range paused {
-		t.win.row(n)
+	paused, lunch := pausedTime(t.in), lunchTime(t.in)
+	for _, m := range []map[int]time.Duration{paused, lunch} {
+		for n := range m {
+			t.win.row(n)
+		}
 	}
 	for n, row := range t.win.rows {
-		row.Served, row.AvgService, row.Paused = len(t.windowTimes[n]), Average(t.windowTimes[n]), paused[n]
+		row.Served, row.AvgService, row.Paused, row.Lunch = len(t.windowTimes[n]), Average(t.windowTimes[n]), paused[n], lunch[n]
 	}
 	r.Services = t.svc.list()
 	r.Windows = t.win.list()

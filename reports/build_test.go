@@ -105,13 +105,17 @@ func sampleFacts() (facts, []model.TicketFact) {
 		tk(9, 3, 3, "V001", model.Serving, 1, "16:30:00", "16:31:00", "16:32:00", ""),
 	}
 	ts[4].CallCount = 3 // recalled, transferred from B to A, called again
+	ts[6].Requeued = 1  // passed, requeued, waiting again (重叫)
 	return facts{branch: "测试网点", period: p, now: at("2026-03-03", "08:00:00"), open: 0, close: 24 * time.Hour,
 		services: []model.Service{{ID: 1, Code: "A", Name: "个人业务", Enabled: true, SortOrder: 1},
 			{ID: 2, Code: "B", Name: "对公业务", Enabled: true, SortOrder: 2}, {ID: 3, Code: "V", Name: "贵宾", Enabled: true, SortOrder: 3}},
 		windows:   []model.Window{{Number: 1, Name: "1号窗口"}, {Number: 2, Name: "2号窗口"}},
 		firstCall: map[int64]time.Time{5: at(d, "10:45:00").UTC()},
 		changes: []model.WindowChange{{Window: 2, At: at(d, "12:00:00").UTC(), Status: model.WindowPaused},
-			{Window: 2, At: at(d, "12:40:00").UTC(), Status: model.WindowOpen}},
+			{Window: 1, At: at(d, "12:10:00").UTC(), Status: model.WindowLunch},
+			{Window: 2, At: at(d, "12:40:00").UTC(), Status: model.WindowOpen},
+			{Window: 1, At: at(d, "12:40:00").UTC(), Status: model.WindowPaused},
+			{Window: 1, At: at(d, "12:45:00").UTC(), Status: model.WindowOpen}},
 	}, ts
 }
 
@@ -143,6 +147,13 @@ func TestBuildSampleDay(t *testing.T) {
 	}
 	if w := r.Windows[1]; w.Served != 2 || w.Paused != 40*time.Minute {
 		t.Errorf("window 2 %+v", w)
+	}
+	// Window 1 went from lunch straight to a pause: each counted apart.
+	if w := r.Windows[0]; w.Lunch != 30*time.Minute || w.Paused != 5*time.Minute || r.Windows[1].Lunch != 0 {
+		t.Errorf("window 1 %+v, window 2 %+v", w, r.Windows[1])
+	}
+	if a.Requeued != 1 || b.Requeued != 0 {
+		t.Errorf("requeued: A %d, B %d; want 1, 0", a.Requeued, b.Requeued)
 	}
 	if len(r.Stuck) != 2 || r.Stuck[0].Number != "B003" || r.Stuck[1].Number != "V001" {
 		t.Errorf("stuck %+v", r.Stuck)

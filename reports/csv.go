@@ -11,7 +11,8 @@ import (
 // CSV renders the report for spreadsheets. Every row starts with its
 // section name and each section has its own header row, so the file reads
 // both in Excel and in a program. Durations are whole seconds; column names
-// are English and stable whatever the report language. A UTF-8 byte order
+// are English and stable whatever the report language; new columns are
+// added at a section's end, so a sheet reading the old ones still works. A UTF-8 byte order
 // mark makes Excel read the Chinese names correctly.
 func CSV(r Report) ([]byte, error) {
 	var buf bytes.Buffer
@@ -24,15 +25,15 @@ func CSV(r Report) ([]byte, error) {
 		{"totals", "taken", "done", "passed", "cancelled", "waiting", "called", "serving", "passed_ratio", "passed_warning"},
 		{"totals", itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving),
 			strconv.FormatFloat(r.PassedRatio, 'f', 4, 64), strconv.FormatBool(r.PassedWarning)},
-		{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s"},
+		{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s", "requeued"},
 	}
 	for _, s := range r.Services {
 		rows = append(rows, []string{"service", s.Code, s.Name, itoa(s.Count), itoa(s.Called), secs(s.AvgWait),
-			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService)})
+			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService), itoa(s.Requeued)})
 	}
-	rows = append(rows, []string{"window", "number", "name", "served", "avg_service_s", "paused_s"})
+	rows = append(rows, []string{"window", "number", "name", "served", "avg_service_s", "paused_s", "lunch_s"})
 	for _, x := range r.Windows {
-		rows = append(rows, []string{"window", itoa(x.Number), x.Name, itoa(x.Served), secs(x.AvgService), secs(x.Paused)})
+		rows = append(rows, []string{"window", itoa(x.Number), x.Name, itoa(x.Served), secs(x.AvgService), secs(x.Paused), secs(x.Lunch)})
 	}
 	rows = append(rows, []string{"arrivals", "hour", "count"})
 	for h, n := range r.ArrivalsByHour {

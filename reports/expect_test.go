@@ -138,18 +138,39 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 	if now.Before(end) {
 		end = now
 	}
-	for n, p := range pausedByWindow(events, dayFrom, end) {
+	for n, p := range timeByWindow(events, "paused", dayFrom, end) {
 		w := x.windows[n]
 		w.Number, w.Paused = n, p
 		x.windows[n] = w
 	}
+	for n, p := range timeByWindow(events, "lunch", dayFrom, end) {
+		w := x.windows[n]
+		w.Number, w.Lunch = n, p
+		x.windows[n] = w
+	}
+	// Requeued tickets come from the requeue events, not the ticket's
+	// mark the report reads: each ticket once, by its issue service.
+	requeued := map[int64]bool{}
+	for _, e := range events {
+		if e.Kind == "requeue" && e.TicketID != nil {
+			requeued[*e.TicketID] = true
+		}
+	}
+	for _, tk := range all {
+		if d := tk.IssuedAt.In(loc).Format("2006-01-02"); d >= from && d <= to && requeued[tk.ID] {
+			s := x.services[codes[tk.IssueServiceID]]
+			s.Requeued++
+			x.services[codes[tk.IssueServiceID]] = s
+		}
+	}
 	return x
 }
 
-// pausedByWindow follows each window's events (all of them start open in
-// a fresh database) and adds up the time spent paused inside [from, end).
-func pausedByWindow(events []rawEvent, from, end time.Time) map[int]time.Duration {
-	pausedSince := map[int]time.Time{}
+// timeByWindow follows each window's events (all of them start open in
+// a fresh database) and adds up the time spent in status ("paused",
+// "lunch") inside [from, end).
+func timeByWindow(events []rawEvent, status string, from, end time.Time) map[int]time.Duration {
+	inSince := map[int]time.Time{}
 	out := map[int]time.Duration{}
 	clip := func(a, b time.Time) time.Duration {
 		if a.Before(from) {
@@ -174,15 +195,15 @@ func pausedByWindow(events []rawEvent, from, end time.Time) map[int]time.Duratio
 			continue
 		}
 		n := d.Window.Number
-		if since, ok := pausedSince[n]; ok {
+		if since, ok := inSince[n]; ok {
 			out[n] += clip(since, e.At)
-			delete(pausedSince, n)
+			delete(inSince, n)
 		}
-		if d.Window.Status == "paused" {
-			pausedSince[n] = e.At
+		if d.Window.Status == status {
+			inSince[n] = e.At
 		}
 	}
-	for n, since := range pausedSince {
+	for n, since := range inSince {
 		out[n] += clip(since, end)
 	}
 	return out

@@ -119,10 +119,10 @@ func (d *pdfDoc) services(r Report) {
 	rows := make([][]string, 0, len(r.Services))
 	for _, s := range r.Services {
 		rows = append(rows, []string{s.Code + " " + s.Name, itoa(s.Count), Clock(s.AvgWait), Clock(s.MedianWait),
-			Clock(s.P90Wait), Clock(s.AvgService)})
+			Clock(s.P90Wait), Clock(s.AvgService), itoa(s.Requeued)})
 	}
-	d.table([]string{d.lb.Service, d.lb.Count, d.lb.AvgWait, d.lb.MedianWait, d.lb.P90Wait, d.lb.AvgService},
-		[]float64{2, 1, 1.1, 1.1, 1.1, 1.3}, rows)
+	d.table([]string{d.lb.Service, d.lb.Count, d.lb.AvgWait, d.lb.MedianWait, d.lb.P90Wait, d.lb.AvgService, d.lb.Requeued},
+		[]float64{2, 1, 1.1, 1.1, 1.1, 1.3, 1}, rows)
 }
 
 func (d *pdfDoc) windows(r Report) {
@@ -135,9 +135,9 @@ func (d *pdfDoc) windows(r Report) {
 		} else {
 			name = w.Name
 		}
-		rows = append(rows, []string{name, itoa(w.Served), Clock(w.AvgService), Clock(w.Paused)})
+		rows = append(rows, []string{name, itoa(w.Served), Clock(w.AvgService), Clock(w.Paused), Clock(w.Lunch)})
 	}
-	d.table([]string{d.lb.Window, d.lb.Served, d.lb.AvgService, d.lb.PausedTime}, []float64{2, 1, 1.3, 1.3}, rows)
+	d.table([]string{d.lb.Window, d.lb.Served, d.lb.AvgService, d.lb.PausedTime, d.lb.LunchTime}, []float64{2, 1, 1.3, 1.3, 1.3}, rows)
 }
 
 func (d *pdfDoc) charts(r Report) {

@@ -66,16 +66,19 @@ type ServiceStats struct {
 	P90Wait    time.Duration
 	Served     int // done tickets served as this service: the sample of AvgService
 	AvgService time.Duration
+	Requeued   int // tickets put back in line after a pass (重叫)
 }
 
 // WindowStats is one window: the done tickets it finished and the time it
-// spent paused within the period's business hours.
+// spent paused, and apart from that at lunch, within the period's business
+// hours.
 type WindowStats struct {
 	Number     int
 	Name       string
 	Served     int
 	AvgService time.Duration
 	Paused     time.Duration
+	Lunch      time.Duration
 }
 
 // Bucket is one bar of the wait histogram: [From, To); To 0 means open-ended.

@@ -256,3 +256,55 @@ func requireTool(t *testing.T, name string) string {
 	}
 	return path
 }
+
+// TestLunchAndRequeuesInTheReport: on a seeded day (whose clerks requeue
+// some passed customers) two windows also take a lunch break in the
+// evening, one still running when the day ends. Lunch time is reported
+// apart from pause time and the requeued tickets per service, both equal
+// to the independent count over the raw rows and events.
+func TestLunchAndRequeuesInTheReport(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
+		seed(t, st, seededDay, 260)
+		before := generate(t, st, seededDay, seededDay)
+		ctx := context.Background()
+		d, _ := time.ParseInLocation("2006-01-02", seededDay, st.Location())
+		at := func(clock time.Duration, w int, status model.WindowStatus) {
+			t.Helper()
+			now, _ := st.Now(ctx)
+			shift := d.Add(clock).Sub(now)
+			st.ShiftClock(shift)
+			defer st.ShiftClock(-shift)
+			if _, err := st.SetWindowStatus(ctx, w, status); err != nil {
+				t.Fatal(err)
+			}
+		}
+		at(20*time.Hour, 1, model.WindowLunch)
+		at(20*time.Hour+45*time.Minute, 1, model.WindowOpen)
+		at(21*time.Hour, 2, model.WindowLunch) // until the day ends
+		r := generate(t, st, seededDay, seededDay)
+		compare(t, r, expect(t, st, seededDay, seededDay, closedAt(st, seededDay)))
+		lunch, requeued := map[int]time.Duration{}, 0
+		for i, w := range r.Windows {
+			lunch[w.Number] = w.Lunch
+			if w.Paused != before.Windows[i].Paused {
+				t.Errorf("window %d: paused %v after lunch, %v before", w.Number, w.Paused, before.Windows[i].Paused)
+			}
+		}
+		if lunch[1].Round(time.Second) != 45*time.Minute || lunch[2].Round(time.Second) != 3*time.Hour || lunch[3] != 0 { // the shifted clock moves on between calls
+			t.Errorf("lunch by window %v, want 1: 45m, 2: 3h", lunch)
+		}
+		for _, s := range r.Services {
+			requeued += s.Requeued
+		}
+		if requeued == 0 {
+			t.Error("no requeued ticket counted; the seeded day requeues some passed customers")
+		}
+		csv, err := reports.CSV(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(csv), ",paused_s,lunch_s\r\n") && !strings.Contains(string(csv), ",paused_s,lunch_s\n") {
+			t.Errorf("CSV has no lunch column:\n%.600s", csv)
+		}
+	})
+}

@@ -91,8 +91,16 @@ func (t *windowTable) list() []WindowStats {
 // pausedTime is, per window, how long it was paused within the period's
 // business hours and before the report was made. A window's status comes
 // from its window events: the last one before the period, then each change
-// in version order. Time while closed is not pause.
-func pausedTime(in facts) map[int]time.Duration {
+// in version order. Time while closed or at lunch is not pause.
+func pausedTime(in facts) map[int]time.Duration { return timeIn(in, model.WindowPaused) }
+
+// lunchTime is pausedTime for the lunch break (午休), counted apart: a
+// planned break is not a window left idle.
+func lunchTime(in facts) map[int]time.Duration { return timeIn(in, model.WindowLunch) }
+
+// timeIn is, per window, how long it had status within the period's
+// business hours and before the report was made.
+func timeIn(in facts, status model.WindowStatus) map[int]time.Duration {
 	limit := in.period.End()
 	if in.now.Before(limit) {
 		limit = in.now
@@ -105,7 +113,7 @@ func pausedTime(in facts) map[int]time.Duration {
 	}
 	out := map[int]time.Duration{}
 	add := func(w int, until time.Time) {
-		if state[w] == model.WindowPaused {
+		if state[w] == status {
 			out[w] += in.businessOverlap(since[w], until, limit)
 		}
 	}

@@ -31,7 +31,8 @@ type Caller struct {
 	number                    *canvas.Text
 	linkLbl                   *widget.Label
 	call, recall, pass, startB,
-	finish, transfer, cancel, pause *widget.Button
+	finish, transfer, cancel, pause,
+	lunch, switchB *widget.Button
 	passedBox *fyne.Container
 	content   fyne.CanvasObject
 }
@@ -75,9 +76,11 @@ func (c *Caller) build() {
 	c.transfer = widget.NewButton(tr("caller.transfer"), c.doTransfer)
 	c.cancel = widget.NewButton(tr("caller.cancel"), c.doCancel)
 	c.pause = widget.NewButton(tr("caller.pause"), c.doPause)
+	c.lunch = widget.NewButton(tr("caller.lunch"), c.doLunch)
+	c.switchB = widget.NewButton(tr("caller.switch"), c.doSwitch)
 
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
-		c.finish, c.transfer, c.cancel, c.pause)
+		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
 	top := container.NewBorder(nil, nil, nil, c.linkLbl, c.title)
@@ -121,11 +124,16 @@ func (c *Caller) refresh() {
 		name = ws.Name
 	}
 	c.title.SetText(name + " · " + windowStatusText(ws.Status))
+	c.title.Importance = widget.MediumImportance
+	if ws.Status == model.WindowLunch {
+		c.title.Importance = widget.WarningImportance // seen across the desk: nobody is serving
+	}
+	c.title.Refresh()
 	if c.cur == nil {
 		setText(c.number, "—")
 		c.info.SetText(tr("caller.idle"))
 	} else {
-		setText(c.number, c.cur.Number)
+		setText(c.number, numberText(*c.cur))
 		c.info.SetText(tr("caller.ticket_info", kv("Status", statusText(c.cur.Status), "Count", c.cur.CallCount)))
 	}
 	var parts []string
@@ -161,6 +169,15 @@ func (c *Caller) enableButtons(d model.Desk, ok bool) {
 	} else {
 		c.pause.SetText(tr("caller.resume"))
 	}
+	// Lunch starts from an open or paused window and ends back open.
+	enable(c.lunch, ok && d.Status != model.WindowClosed)
+	if d.Status == model.WindowLunch {
+		c.lunch.SetText(tr("caller.lunch_end"))
+	} else {
+		c.lunch.SetText(tr("caller.lunch"))
+	}
+	ws, _ := findWindow(c.snap, c.window)
+	enable(c.switchB, ok && len(switchable(ws.Window)) > 0)
 }
 
 // refreshPassed lists this window's passed tickets with undo-pass (call
@@ -176,7 +193,7 @@ func (c *Caller) refreshPassed(d model.Desk, ok bool) {
 		requeue := widget.NewButton(tr("caller.requeue"), func() { c.doRequeue(id) })
 		enable(undo, ok && d.Allows(model.ActUndoPass, &t))
 		enable(requeue, ok && d.Allows(model.ActRequeue, &t))
-		c.passedBox.Add(container.NewBorder(nil, nil, nil, container.NewHBox(undo, requeue), widget.NewLabel(t.Number)))
+		c.passedBox.Add(container.NewBorder(nil, nil, nil, container.NewHBox(undo, requeue), widget.NewLabel(numberText(t))))
 	}
 	if len(c.passedBox.Objects) == 0 {
 		c.passedBox.Add(widget.NewLabel(tr("caller.no_passed")))

@@ -134,28 +134,15 @@ func (c *Caller) doTransfer() {
 }
 
 // doPause toggles the window between open and paused; a paused window
-// takes no calls and the sweeper leaves it alone.
+// takes no calls and the sweeper leaves it alone. A window at lunch or
+// closed opens.
 func (c *Caller) doPause() {
 	ws, _ := findWindow(c.snap, c.window)
 	to := model.WindowPaused
 	if ws.Status != model.WindowOpen {
 		to = model.WindowOpen
 	}
-	c.busy = true
-	c.refresh()
-	var got model.Window
-	c.async(func(ctx context.Context) error {
-		w, err := c.st.SetWindowStatus(ctx, c.window, to)
-		got = w
-		return err
-	}, func(err error) {
-		c.busy = false
-		c.msg.SetText(errText(err))
-		if err == nil {
-			c.setWindow(got)
-		}
-		c.refresh()
-	})
+	c.setStatus(to)
 }
 
 // setWindow puts a committed window state into the followed state at

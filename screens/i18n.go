@@ -97,3 +97,13 @@ func roleName(r model.Role) string {
 	}
 	return string(r)
 }
+
+// numberText is a ticket's number as the hall and the caller show it: a
+// ticket put back in line after it was passed carries its mark, "A012 重叫"
+// (seed 000 §6).
+func numberText(t model.Ticket) string {
+	if t.Requeued > 0 {
+		return t.Number + " " + tr("ticket.requeued")
+	}
+	return t.Number
+}

@@ -97,25 +97,29 @@ type windowsPage struct {
 	rows         *fyne.Container
 	number, name *widget.Entry
 	services     *widget.CheckGroup
+	allowed      *widget.CheckGroup // what its clerk may switch to
 	status       *widget.Select
 	msg          *widget.Label
 	content      fyne.CanvasObject
 }
 
-var windowStatuses = []model.WindowStatus{model.WindowOpen, model.WindowPaused, model.WindowClosed}
+var windowStatuses = model.WindowStatuses
 
 func newWindowsPage(m *Manager) *windowsPage {
 	p := &windowsPage{m: m, rows: container.NewVBox(), msg: widget.NewLabel("")}
 	p.number, p.name = widget.NewEntry(), widget.NewEntry()
 	p.services = widget.NewCheckGroup(nil, nil)
 	p.services.Horizontal = true
+	p.allowed = widget.NewCheckGroup(nil, nil)
+	p.allowed.Horizontal = true
 	var st []string
 	for _, s := range windowStatuses {
 		st = append(st, windowStatusText(s))
 	}
 	p.status = widget.NewSelect(st, nil)
 	form := widget.NewForm(widget.NewFormItem(tr("windows.number"), p.number), widget.NewFormItem(tr("windows.name"), p.name),
-		widget.NewFormItem(tr("windows.services"), p.services), widget.NewFormItem(tr("windows.status"), p.status))
+		widget.NewFormItem(tr("windows.services"), p.services), widget.NewFormItem(tr("windows.allowed"), p.allowed),
+		widget.NewFormItem(tr("windows.status"), p.status))
 	save := widget.NewButton(tr("common.save"), p.save)
 	save.Importance = widget.HighImportance
 	add := widget.NewButton(tr("windows.new"), func() { p.edit(model.Window{Status: model.WindowOpen}) })
@@ -131,8 +135,9 @@ func (p *windowsPage) show(s model.Snapshot) {
 		codes = append(codes, c.Code)
 	}
 	if !slices.Equal(codes, p.services.Options) {
-		p.services.Options = codes
+		p.services.Options, p.allowed.Options = codes, slices.Clone(codes)
 		p.services.Refresh()
+		p.allowed.Refresh()
 	}
 	var texts []string
 	for _, w := range s.Windows {
@@ -156,12 +161,14 @@ func (p *windowsPage) edit(w model.Window) {
 	}
 	p.name.SetText(w.Name)
 	p.services.SetSelected(append([]string(nil), w.Services...))
+	p.allowed.SetSelected(model.AllowedUnion(w.Allowed, w.Services))
 	p.status.SetSelected(windowStatusText(w.Status))
 }
 
 func (p *windowsPage) save() {
 	n, _ := strconv.Atoi(strings.TrimSpace(p.number.Text))
-	w := model.Window{Number: n, Name: p.name.Text, Services: append([]string(nil), p.services.Selected...), Status: model.WindowOpen}
+	w := model.Window{Number: n, Name: p.name.Text, Services: append([]string(nil), p.services.Selected...), Status: model.WindowOpen,
+		Allowed: append([]string{}, p.allowed.Selected...)} // what is served is allowed too, whether ticked or not
 	for _, s := range windowStatuses {
 		if windowStatusText(s) == p.status.Selected {
 			w.Status = s

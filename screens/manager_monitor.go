@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -56,7 +57,7 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 		if name == "" {
 			name = tr("caller.window", kv("N", w.Number))
 		}
-		win = append(win, tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Current", cur)))
+		win = append(win, tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Services", strings.Join(w.Services, ","), "Current", cur)))
 	}
 	m.win.set(win, widget.MediumImportance)
 	// Lines come and go: lay the page out again from the new sizes.
@@ -112,7 +113,8 @@ func healthWarnings(s model.Snapshot) []string {
 			continue
 		}
 		for _, w := range s.Windows {
-			if w.Serves(c.Code) && w.Status != model.WindowClosed && (w.Current == nil || !model.Held(*w.Current)) {
+			// Lunch is planned, like closing: not a window left idle.
+			if w.Serves(c.Code) && w.Status != model.WindowClosed && w.Status != model.WindowLunch && (w.Current == nil || !model.Held(*w.Current)) {
 				out = append(out, tr("monitor.warn_idle", kv("Code", c.Code, "Name", c.Name, "N", c.Waiting, "W", w.Number, "Status", windowStatusText(w.Status))))
 			}
 		}

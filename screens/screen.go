@@ -19,6 +19,7 @@ const (
 	hallSvc     = 8 // waiting counts per service
 	hallPassed  = 3 // lines of passed numbers
 	hallRecent  = 5 // last calls
+	hallWin     = 6 // windows: what each serves, or that it is at lunch
 	passedPerLn = 6
 )
 
@@ -37,6 +38,7 @@ type Hall struct {
 	svc                         [hallSvc]*canvas.Text
 	passed                      [hallPassed]*canvas.Text
 	recent                      [hallRecent]*canvas.Text
+	wins                        [hallWin]*canvas.Text
 	branch, date, clockT, linkT *canvas.Text
 	notice                      *marquee
 	header                      *fyne.Container
@@ -102,6 +104,11 @@ func (h *Hall) build() {
 		h.recent[i] = sc.add(canvas.NewText("", colHallText), 34)
 		right.Add(h.recent[i])
 	}
+	right.Add(sc.add(canvas.NewText(tr("hall.windows"), colDim), 30))
+	for i := range h.wins {
+		h.wins[i] = sc.add(canvas.NewText("", colHallText), 30)
+		right.Add(h.wins[i])
+	}
 	h.notice = newMarquee(sc, 40, colHallNum)
 	body := withLayout(ratio{0.62}, container.NewPadded(left), container.NewPadded(right))
 	inner := container.NewBorder(container.NewPadded(h.header), h.notice.box, nil, nil, body)
@@ -121,7 +128,7 @@ func (h *Hall) show(u model.Change) {
 			r.box.Hide()
 			continue
 		}
-		setText(r.num, now[i].Number)
+		setText(r.num, numberText(now[i]))
 		setText(r.win, tr("hall.to_window", kv("N", now[i].Window)))
 		r.bg.FillColor = colHallRow
 		if i == 0 {
@@ -154,6 +161,7 @@ func (h *Hall) show(u model.Change) {
 			add(tr("hall.recent_one", kv("Number", t.Number, "N", t.Window)))
 		}
 	})
+	fillLines(h.wins[:], func(add func(string)) { hallWindows(s, add) })
 	// Rows and lines show and hide: lay the screen out again.
 	h.content.Refresh()
 	for _, ev := range u.Events {
@@ -251,6 +259,24 @@ func (h *Hall) announce(ctx context.Context) {
 			return
 		case t := <-h.say:
 			h.ann.Announce(t)
+		}
+	}
+}
+
+// hallWindows tells the hall what each window serves now (a clerk may
+// switch it, seed 003 §3.2) or that it is at lunch, so nobody waits at an
+// empty desk.
+func hallWindows(s model.Snapshot, add func(string)) {
+	for _, w := range s.Windows {
+		name := w.Name
+		if name == "" {
+			name = tr("caller.window", kv("N", w.Number))
+		}
+		switch w.Status {
+		case model.WindowLunch:
+			add(tr("hall.window_lunch", kv("Name", name)))
+		case model.WindowOpen:
+			add(tr("hall.window_one", kv("Name", name, "Services", strings.Join(w.Services, " "))))
 		}
 	}
 }

@@ -32,7 +32,11 @@ func (s *Server) windowServices(w http.ResponseWriter, r *http.Request, p princi
 	if err != nil {
 		return err
 	}
-	win, err := s.store.SetWindowServices(r.Context(), n, q.Services)
+	set := s.store.SetWindowServices
+	if q.AllowedOnly || !p.may(model.PermManage) {
+		set = s.store.SwitchServices // a clerk: only what the manager allowed
+	}
+	win, err := set(r.Context(), n, q.Services)
 	return answer(w, win, err)
 }
 
@@ -45,7 +49,7 @@ func (s *Server) saveWindow(w http.ResponseWriter, r *http.Request, p principal)
 	if err != nil {
 		return err
 	}
-	win := model.Window{Number: n, Name: q.Name, Services: q.Services, Status: model.WindowOpen}
+	win := model.Window{Number: n, Name: q.Name, Services: q.Services, Allowed: q.Allowed, Status: model.WindowOpen}
 	if q.Status != "" {
 		win.Status, _ = model.ParseWindowStatus(q.Status)
 	} else if old, err := s.findWindow(r, n); err != nil {

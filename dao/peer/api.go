@@ -40,7 +40,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/v1/public/{pid}", observers, s.byPublicID},
 		{"POST", "/api/v1/windows/{n}/call", actors, s.call},
 		{"PUT", "/api/v1/windows/{n}/status", actors, s.windowStatus},
-		{"PUT", "/api/v1/windows/{n}/services", managers, s.windowServices},
+		{"PUT", "/api/v1/windows/{n}/services", actors, s.windowServices}, // a caller: its own window, allowed services
 		{"PUT", "/api/v1/windows/{n}", managers, s.saveWindow},
 		{"GET", "/api/v1/windows", observers, s.windows},
 		{"GET", "/api/v1/services", observers, s.services},

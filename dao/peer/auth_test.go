@@ -52,7 +52,6 @@ func TestAuthMatrix(t *testing.T) {
 		"GET /api/v1/whoami":                {{"GET", "/api/v1/whoami", "", all, 0}},
 		"POST /api/v1/sweep":                {{"POST", "/api/v1/sweep", "", C | M, 0}},
 		"POST /api/v1/devices":              {{"POST", "/api/v1/devices", `{"kind":"printer","fault":""}`, all, 0}},
-		"PUT /api/v1/windows/{n}/services":  {{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, M, 0}},
 		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M, 0}},
 		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M, 0}},
 		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M, 0}},
@@ -66,7 +65,17 @@ func TestAuthMatrix(t *testing.T) {
 		},
 		"PUT /api/v1/windows/{n}/status": {
 			{"PUT", "/api/v1/windows/1/status", `{"status":"open"}`, C | M, 1},
+			{"PUT", "/api/v1/windows/1/status", `{"status":"lunch"}`, C | M, 1},
 			{"PUT", "/api/v1/windows/2/status", `{"status":"open"}`, M, 2},
+			{"PUT", "/api/v1/windows/2/status", `{"status":"lunch"}`, M, 2},
+		},
+		// A caller switches its own window's services (seed 003 §3.2),
+		// among those the manager allowed; another window's stays the
+		// manager's.
+		"PUT /api/v1/windows/{n}/services": {
+			{"PUT", "/api/v1/windows/1/services", `{"services":["A","B","V"]}`, C | M, 1},
+			{"PUT", "/api/v1/windows/1/services", `{"services":["A"],"allowed_only":true}`, C | M, 1},
+			{"PUT", "/api/v1/windows/2/services", `{"services":["A","B","V"]}`, M, 2},
 		},
 		"POST /api/v1/tickets/{id}/{action}": {
 			{"POST", "/api/v1/tickets/" + id + "/recall", `{"window":1}`, C | M, 1},

@@ -25,13 +25,23 @@ func (c *Client) SetWindowServices(ctx context.Context, window int, services []s
 	return w, c.do(ctx, http.MethodPut, windowPath(window)+"/services", servicesRequest{Services: services}, &w)
 }
 
+// SwitchServices is the clerk's switch: the host keeps it to the services
+// the manager allowed the window, whatever this client's token.
+func (c *Client) SwitchServices(ctx context.Context, window int, services []string) (model.Window, error) {
+	var w model.Window
+	if services == nil {
+		services = []string{}
+	}
+	return w, c.do(ctx, http.MethodPut, windowPath(window)+"/services", servicesRequest{Services: services, AllowedOnly: true}, &w)
+}
+
 func (c *Client) Windows(ctx context.Context) ([]model.Window, error) {
 	var ws []model.Window
 	return ws, c.do(ctx, http.MethodGet, "/api/v1/windows", nil, &ws)
 }
 
 func (c *Client) SaveWindow(ctx context.Context, w model.Window) (model.Window, error) {
-	in := windowRequest{Name: w.Name, Services: w.Services}
+	in := windowRequest{Name: w.Name, Services: w.Services, Allowed: w.Allowed}
 	if st := w.Status.String(); st != "unknown" {
 		in.Status = st
 	}

@@ -44,11 +44,18 @@ type (
 	}
 	servicesRequest struct {
 		Services []string `json:"services"`
+		// AllowedOnly limits the change to the services the manager
+		// allowed the window, as for a clerk, whatever the token; a
+		// caller's token is always limited.
+		AllowedOnly bool `json:"allowed_only,omitempty"`
 	}
 	windowRequest struct {
 		Name     string   `json:"name"`
 		Status   string   `json:"status"`
 		Services []string `json:"services"`
+		// Allowed absent keeps what the window is allowed; a list, even
+		// [], replaces it (the services it serves are always allowed).
+		Allowed []string `json:"allowed,omitempty"`
 	}
 	serviceRequest struct {
 		Name      string `json:"name"`
@@ -268,6 +275,9 @@ func (q windowRequest) validate() error {
 		if _, err := model.ParseWindowStatus(q.Status); err != nil {
 			return err
 		}
+	}
+	if err := model.CheckServiceList(q.Allowed); err != nil {
+		return err
 	}
 	return model.CheckServiceList(q.Services)
 }

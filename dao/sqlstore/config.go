@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,27 +19,46 @@ func (s *GormStore) windows(r *txn) ([]model.Window, error) {
 	if err := r.Where("branch_id = ?", s.branchID).Find(&links).Error; err != nil {
 		return nil, err
 	}
+	var extra []windowAllowedRow
+	if err := r.Where("branch_id = ?", s.branchID).Find(&extra).Error; err != nil {
+		return nil, err
+	}
 	svc, err := r.services()
 	if err != nil {
 		return nil, err
 	}
-	served := map[int][]serviceRow{}
+	served, allowed := map[int][]int64{}, map[int][]int64{}
 	for _, l := range links {
-		if v, ok := svc[l.ServiceID]; ok {
-			served[l.WindowNo] = append(served[l.WindowNo], v)
-		}
+		served[l.WindowNo] = append(served[l.WindowNo], l.ServiceID)
+		allowed[l.WindowNo] = append(allowed[l.WindowNo], l.ServiceID)
+	}
+	for _, l := range extra {
+		allowed[l.WindowNo] = append(allowed[l.WindowNo], l.ServiceID)
 	}
 	out := make([]model.Window, len(rows))
 	for i, row := range rows {
-		list := served[row.Number]
-		sort.Slice(list, func(a, b int) bool { return list[a].SortOrder < list[b].SortOrder })
-		codes := make([]string, len(list))
-		for j, v := range list {
-			codes[j] = v.Code
-		}
-		out[i] = row.toModel(codes)
+		out[i] = row.toModel(codesInOrder(svc, served[row.Number]))
+		out[i].Allowed = codesInOrder(svc, allowed[row.Number])
 	}
 	return out, nil
+}
+
+// codesInOrder names services by code, each once, in display order.
+func codesInOrder(svc map[int64]serviceRow, ids []int64) []string {
+	var list []serviceRow
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if v, ok := svc[id]; ok && !seen[id] {
+			seen[id] = true
+			list = append(list, v)
+		}
+	}
+	sort.Slice(list, func(a, b int) bool { return list[a].SortOrder < list[b].SortOrder })
+	codes := make([]string, len(list))
+	for j, v := range list {
+		codes[j] = v.Code
+	}
+	return codes
 }
 
 // Windows lists every window of the branch.
@@ -60,10 +80,10 @@ func (t *txn) windowModel(number int) (model.Window, error) {
 	return model.Window{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
 }
 
-// SetWindowStatus opens, pauses or closes a window. Opening restarts the
-// idle timer.
+// SetWindowStatus opens, pauses, sends to lunch or closes a window.
+// Opening restarts the idle timer.
 func (s *GormStore) SetWindowStatus(ctx context.Context, window int, status model.WindowStatus) (model.Window, error) {
-	if _, ok := map[model.WindowStatus]bool{model.WindowOpen: true, model.WindowPaused: true, model.WindowClosed: true}[status]; !ok {
+	if !slices.Contains(model.WindowStatuses, status) {
 		return model.Window{}, model.Errorf(model.EInvalidInput, "窗口状态无效")
 	}
 	var out model.Window
@@ -90,19 +110,10 @@ func (t *txn) windowEvent(window int, out *model.Window) error {
 	return nil
 }
 
-// SetWindowServices replaces the services a window serves.
+// SetWindowServices replaces the services a window serves, as the
+// manager: any service, and the window is allowed it from then on.
 func (s *GormStore) SetWindowServices(ctx context.Context, window int, services []string) (model.Window, error) {
-	var out model.Window
-	err := s.write(ctx, func(t *txn) error {
-		if _, err := t.window(window); err != nil {
-			return err
-		}
-		if err := t.linkServices(window, services); err != nil {
-			return err
-		}
-		return t.windowEvent(window, &out)
-	})
-	return out, err
+	return s.switchServices(ctx, window, services, false)
 }
 
 func (t *txn) linkServices(window int, services []string) error {
@@ -132,7 +143,9 @@ func (t *txn) linkServices(window int, services []string) error {
 	return nil
 }
 
-// SaveWindow creates or updates a window by number.
+// SaveWindow creates or updates a window by number. Allowed nil keeps
+// what the window was allowed (and what it serves now); a list, even an
+// empty one, replaces it. Either way the window is allowed what it serves.
 func (s *GormStore) SaveWindow(ctx context.Context, w model.Window) (model.Window, error) {
 	w.Name = strings.TrimSpace(w.Name)
 	if err := model.CheckWindow(w); err != nil {
@@ -152,7 +165,14 @@ func (s *GormStore) SaveWindow(ctx context.Context, w model.Window) (model.Windo
 			w.Name, int(w.Status), s.branchID, w.Number).Error; err != nil {
 			return err
 		}
+		prior, err := t.windowModel(w.Number)
+		if err != nil {
+			return err
+		}
 		if err := t.linkServices(w.Number, w.Services); err != nil {
+			return err
+		}
+		if err := t.saveAllowed(w, prior.Allowed); err != nil {
 			return err
 		}
 		return t.windowEvent(w.Number, &out)

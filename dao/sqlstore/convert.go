@@ -14,7 +14,7 @@ func (r ticketRow) toModel(c codes) model.Ticket {
 	t := model.Ticket{
 		ID: r.ID, Number: r.Number, Service: c[r.ServiceID], IssueService: c[r.IssueServiceID],
 		BusinessDate: r.BusinessDate, SeqNo: r.SeqNo, Priority: r.Priority, Status: model.Status(r.Status),
-		Lane: model.Lane(r.Lane), CallCount: r.CallCount, SortKey: r.SortKey, PublicID: r.PublicID,
+		Lane: model.Lane(r.Lane), CallCount: r.CallCount, Requeued: r.Requeued, SortKey: r.SortKey, PublicID: r.PublicID,
 		Source: r.Source, IssuedAt: r.IssuedAt.UTC(), CalledAt: utcPtr(r.CalledAt),
 		ServeStartAt: utcPtr(r.ServeStartedAt), FinishedAt: utcPtr(r.FinishedAt),
 	}

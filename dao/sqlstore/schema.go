@@ -49,6 +49,18 @@ type windowServiceRow struct {
 
 func (windowServiceRow) TableName() string { return "window_service" }
 
+// windowAllowedRow is a service the manager allows a window beyond those
+// it serves now; its clerk may switch to it. What a window allows is these
+// rows and the services it serves, so a database from before the table
+// existed allows each window exactly what it serves, with no data to move.
+type windowAllowedRow struct {
+	BranchID  int64 `gorm:"primaryKey;autoIncrement:false"`
+	WindowNo  int   `gorm:"primaryKey;autoIncrement:false"`
+	ServiceID int64 `gorm:"primaryKey;autoIncrement:false"`
+}
+
+func (windowAllowedRow) TableName() string { return "window_allowed" }
+
 type sequenceRow struct {
 	BranchID     int64  `gorm:"primaryKey;autoIncrement:false"`
 	ServiceID    int64  `gorm:"primaryKey;autoIncrement:false"`
@@ -73,6 +85,7 @@ type ticketRow struct {
 	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:6"`
 	WindowNo       *int       ``
 	CallCount      int        `gorm:"not null"`
+	Requeued       int        `gorm:"not null;default:0"` // added later: the default keeps old rows valid
 	PublicID       string     `gorm:"size:40;not null;uniqueIndex:ux_ticket_public"`
 	Source         string     `gorm:"size:20;not null"`
 	IssuedAt       time.Time  `gorm:"precision:6;not null;index:ix_ticket_issued,priority:2"`
@@ -98,6 +111,7 @@ type historyRow struct {
 	SortKey        int64      `gorm:"not null"`
 	WindowNo       *int       ``
 	CallCount      int        `gorm:"not null"`
+	Requeued       int        `gorm:"not null;default:0"`
 	PublicID       string     `gorm:"size:40;not null"`
 	Source         string     `gorm:"size:20;not null"`
 	IssuedAt       time.Time  `gorm:"precision:6;not null;index:ix_history_issued,priority:2"`
@@ -146,6 +160,6 @@ type terminalRow struct {
 func (terminalRow) TableName() string { return "terminal" }
 
 func allTables() []any {
-	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &sequenceRow{},
+	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
 		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}}
 }

@@ -73,9 +73,9 @@ func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
 		serviceID = svc.ID
 	}
 	res := t.Exec(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
-		call_count = ?, called_at = ?, serve_started_at = ?, finished_at = ?
+		call_count = ?, requeued = ?, called_at = ?, serve_started_at = ?, finished_at = ?
 		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ? AND service_id = ? AND COALESCE(window_no, 0) = ?`,
-		int(n.Status), int(n.Lane), n.Priority, n.SortKey, serviceID, intPtr(n.Window), n.CallCount,
+		int(n.Status), int(n.Lane), n.Priority, n.SortKey, serviceID, intPtr(n.Window), n.CallCount, n.Requeued,
 		n.CalledAt, n.ServeStartAt, n.FinishedAt, old.ID, old.Status, old.CallCount, old.SortKey, old.ServiceID, derefInt(old.WindowNo))
 	if res.Error != nil {
 		return res.Error

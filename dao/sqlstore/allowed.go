@@ -1,0 +1,89 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+
+	"jiaohao/model"
+)
+
+// SwitchServices is the clerk switching the services the window serves
+// (seed 003 §3.2), among those the manager allowed it; one window event
+// tells the hall and the monitor.
+func (s *GormStore) SwitchServices(ctx context.Context, window int, services []string) (model.Window, error) {
+	return s.switchServices(ctx, window, services, true)
+}
+
+// switchServices links the window to services in one transaction. As the
+// clerk (limited) only allowed services may be chosen; as the manager any,
+// and they become allowed. Either way what the window allowed before stays
+// allowed, written down before the link changes: allowed is what the
+// window serves plus the stored rows, so a service it stops serving would
+// otherwise drop out.
+func (s *GormStore) switchServices(ctx context.Context, window int, services []string, limited bool) (model.Window, error) {
+	codes := make([]string, len(services))
+	for i, c := range services {
+		codes[i] = strings.TrimSpace(c)
+	}
+	var out model.Window
+	err := s.write(ctx, func(t *txn) error {
+		w, err := t.windowModel(window)
+		if err != nil {
+			return err
+		}
+		if limited {
+			if err := model.CheckSwitch(w, codes); err != nil {
+				return err
+			}
+		}
+		if err := t.linkServices(window, codes); err != nil {
+			return err
+		}
+		if err := t.setAllowed(window, model.AllowedUnion(w.Allowed, codes)); err != nil {
+			return err
+		}
+		return t.windowEvent(window, &out)
+	})
+	return out, err
+}
+
+// saveAllowed stores what the manager's window setup allows: w.Allowed
+// (nil: prior, what the window allowed before) and what it serves.
+func (t *txn) saveAllowed(w model.Window, prior []string) error {
+	allowed := prior
+	if w.Allowed != nil {
+		allowed = make([]string, len(w.Allowed))
+		for i, c := range w.Allowed {
+			allowed[i] = strings.TrimSpace(c)
+		}
+	}
+	codes := make([]string, len(w.Services))
+	for i, c := range w.Services {
+		codes[i] = strings.TrimSpace(c)
+	}
+	return t.setAllowed(w.Number, model.AllowedUnion(allowed, codes))
+}
+
+// setAllowed replaces the window's allowed rows with codes.
+func (t *txn) setAllowed(window int, codes []string) error {
+	if err := model.CheckServiceList(codes); err != nil {
+		return err
+	}
+	ids := map[int64]bool{}
+	for _, code := range codes {
+		svc, err := t.serviceByCode(code)
+		if err != nil {
+			return err
+		}
+		ids[svc.ID] = true
+	}
+	if err := t.Exec("DELETE FROM window_allowed WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Error; err != nil {
+		return err
+	}
+	for id := range ids {
+		if err := t.Create(&windowAllowedRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
