@@ -19,7 +19,8 @@ const (
 	hallSvc     = 8 // waiting counts per service
 	hallPassed  = 3 // lines of passed numbers
 	hallRecent  = 5 // last calls
-	hallWin     = 6 // windows: what each serves, or that it is at lunch
+	hallWin     = 3 // lines of windows: what each serves, or that it is at lunch
+	winsPerLn   = 3
 	passedPerLn = 6
 )
 
@@ -265,18 +266,24 @@ func (h *Hall) announce(ctx context.Context) {
 
 // hallWindows tells the hall what each window serves now (a clerk may
 // switch it, seed 003 §3.2) or that it is at lunch, so nobody waits at an
-// empty desk.
+// empty desk; winsPerLn windows a line.
 func hallWindows(s model.Snapshot, add func(string)) {
+	var line []string
 	for _, w := range s.Windows {
-		name := w.Name
-		if name == "" {
-			name = tr("caller.window", kv("N", w.Number))
-		}
 		switch w.Status {
 		case model.WindowLunch:
-			add(tr("hall.window_lunch", kv("Name", name)))
+			line = append(line, tr("hall.window_lunch", kv("N", w.Number)))
 		case model.WindowOpen:
-			add(tr("hall.window_one", kv("Name", name, "Services", strings.Join(w.Services, " "))))
+			line = append(line, tr("hall.window_one", kv("N", w.Number, "Services", strings.Join(w.Services, " "))))
+		default:
+			continue
 		}
+		if len(line) == winsPerLn {
+			add(strings.Join(line, "    "))
+			line = nil
+		}
+	}
+	if len(line) > 0 {
+		add(strings.Join(line, "    "))
 	}
 }

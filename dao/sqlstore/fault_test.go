@@ -83,6 +83,10 @@ func assertAllUnavailable(t *testing.T, s *sqlstore.GormStore, tk model.Ticket, 
 			_, err := s.SetWindowServices(ctx, 1, []string{"A"})
 			return err
 		},
+		"SwitchServices": func(ctx context.Context) error {
+			_, err := s.SwitchServices(ctx, 1, []string{"A"})
+			return err
+		},
 		"Windows": func(ctx context.Context) error { _, err := s.Windows(ctx); return err },
 		"SaveWindow": func(ctx context.Context) error {
 			_, err := s.SaveWindow(ctx, model.Window{Number: 1, Name: "1号窗口"})
