@@ -49,7 +49,10 @@ func (s *Server) saveWindow(w http.ResponseWriter, r *http.Request, p principal)
 	if err != nil {
 		return err
 	}
-	win := model.Window{Number: n, Name: q.Name, Services: q.Services, Allowed: q.Allowed, Status: model.WindowOpen}
+	win := model.Window{Number: n, Name: q.Name, Services: q.Services, Status: model.WindowOpen}
+	if q.Allowed != nil {
+		win.Allowed = append([]string{}, *q.Allowed...) // [] too: only what it serves
+	}
 	if q.Status != "" {
 		win.Status, _ = model.ParseWindowStatus(q.Status)
 	} else if old, err := s.findWindow(r, n); err != nil {

@@ -41,7 +41,10 @@ func (c *Client) Windows(ctx context.Context) ([]model.Window, error) {
 }
 
 func (c *Client) SaveWindow(ctx context.Context, w model.Window) (model.Window, error) {
-	in := windowRequest{Name: w.Name, Services: w.Services, Allowed: w.Allowed}
+	in := windowRequest{Name: w.Name, Services: w.Services}
+	if w.Allowed != nil {
+		in.Allowed = &w.Allowed
+	}
 	if st := w.Status.String(); st != "unknown" {
 		in.Status = st
 	}

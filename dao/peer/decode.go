@@ -55,7 +55,7 @@ type (
 		Services []string `json:"services"`
 		// Allowed absent keeps what the window is allowed; a list, even
 		// [], replaces it (the services it serves are always allowed).
-		Allowed []string `json:"allowed,omitempty"`
+		Allowed *[]string `json:"allowed,omitempty"` // a pointer, so [] is sent and told from absent
 	}
 	serviceRequest struct {
 		Name      string `json:"name"`
@@ -276,8 +276,10 @@ func (q windowRequest) validate() error {
 			return err
 		}
 	}
-	if err := model.CheckServiceList(q.Allowed); err != nil {
-		return err
+	if q.Allowed != nil {
+		if err := model.CheckServiceList(*q.Allowed); err != nil {
+			return err
+		}
 	}
 	return model.CheckServiceList(q.Services)
 }

@@ -86,3 +86,24 @@ func TestLunchOnTheWire(t *testing.T) {
 		t.Fatalf("call at lunch: %d %s", status, b)
 	}
 }
+
+// The manager's client sends an empty allowed list (only what the window
+// serves) apart from none (keep what it allows).
+func TestClientSavesAllowedList(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	c, err := NewClient(e.ts.URL, e.tokens[model.RoleManager], e.ts.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.SaveWindow(ctx, model.Window{Number: 2, Name: "2号窗口", Services: []string{"A"}, Allowed: []string{"A", "B"}})
+	if err != nil || !slices.Equal(w.Allowed, []string{"A", "B"}) {
+		t.Fatalf("widened: %+v %v", w, err)
+	}
+	if w, err = c.SaveWindow(ctx, model.Window{Number: 2, Name: "二号", Services: []string{"A"}}); err != nil || !slices.Equal(w.Allowed, []string{"A", "B"}) {
+		t.Fatalf("no list kept it: %+v %v", w, err)
+	}
+	if w, err = c.SaveWindow(ctx, model.Window{Number: 2, Name: "2号窗口", Services: []string{"A"}, Allowed: []string{}}); err != nil || !slices.Equal(w.Allowed, []string{"A"}) {
+		t.Fatalf("an empty list narrowed it: %+v %v", w, err)
+	}
+}
