@@ -189,8 +189,13 @@ func TestPDFReadsBack(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(zh), " "), "取号 已完成 过号 弃号 等待中 已叫号 办理中 "+totals) {
 		t.Errorf("the totals row %q is not in the PDF text:\n%s", totals, zh)
 	}
+	for _, want := range []string{"暂停时长", "午休时长", "重叫数"} { // lunch and requeues have their own columns
+		if !strings.Contains(squash(zh), want) {
+			t.Errorf("the PDF text lacks the column %q", want)
+		}
+	}
 	en := pdfText(t, tool, r, reports.LangEN)
-	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2"} {
+	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2", "Lunch", "Requeued"} {
 		if !strings.Contains(squash(en), squash(want)) {
 			t.Errorf("the English PDF text lacks %q", want)
 		}
