@@ -118,3 +118,17 @@ func (r *recorder) all() []model.Ticket {
 	defer r.mu.Unlock()
 	return slices.Clone(r.got)
 }
+
+// A long queue with a window of its service paused is a warning; with the
+// window at lunch it is not (a planned break, like a closed window).
+func TestHealthIgnoresLunch(t *testing.T) {
+	s := model.Snapshot{Services: []model.ServiceCount{{Code: "A", Name: "个人业务", Waiting: idleQueueWarn + 1, Enabled: true}},
+		Windows: []model.WindowState{{Window: model.Window{Number: 1, Status: model.WindowPaused, Services: []string{"A"}}}}}
+	if got := healthWarnings(s); len(got) != 1 {
+		t.Fatalf("paused: warnings %q, want one", got)
+	}
+	s.Windows[0].Status = model.WindowLunch
+	if got := healthWarnings(s); len(got) != 0 {
+		t.Fatalf("at lunch: warnings %q, want none", got)
+	}
+}
