@@ -45,6 +45,7 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	if err != nil {
 		return Report{}, fmt.Errorf("read settings: %w", err)
 	}
+	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
