@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -82,3 +83,21 @@ func (s *GormStore) Calendar(ctx context.Context) model.Calendar { return s.cale
 
 // Location is the branch's time zone, which decides the business date.
 func (s *GormStore) Location() *time.Location { return s.calendar(context.Background()).Loc }
+
+// SetBranch renames the branch and sets its time zone. The configuration
+// event makes every follower reload its snapshot, which carries the name
+// and zone, and refreshes each PC's Store calendar on the way.
+func (s *GormStore) SetBranch(ctx context.Context, name, zone string) error {
+	if err := model.CheckBranch(name, zone); err != nil {
+		return err
+	}
+	name, zone = strings.TrimSpace(name), strings.TrimSpace(zone)
+	defer s.cal.stale()
+	return s.write(ctx, func(t *txn) error {
+		if err := t.Exec("UPDATE branch SET name = ?, time_zone = ? WHERE id = ?", name, zone, s.branchID).Error; err != nil {
+			return err
+		}
+		t.emit(pendingEvent{kind: model.EvConfig, note: "branch"})
+		return nil
+	})
+}
