@@ -128,6 +128,7 @@ type arrival struct {
 	at       time.Time
 	service  string
 	priority int // 0: the service's own
+	source   string
 }
 
 // planArrivals draws n arrival times from the day profile, whole seconds,
@@ -158,6 +159,14 @@ func planArrivals(rng *rand.Rand, day time.Time, n int, services []model.Service
 		out[i] = a
 	}
 	slices.SortStableFunc(out, func(a, b arrival) int { return a.at.Compare(b.at) })
+	// One customer in twenty is given a number by a clerk at a window
+	// (窗口代取); by position, so the random draws stay as they were.
+	for i := range out {
+		out[i].source = model.SourceKiosk
+		if i%20 == 19 {
+			out[i].source = model.SourceWindow
+		}
+	}
 	return out
 }
 
