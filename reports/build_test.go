@@ -104,7 +104,7 @@ func sampleFacts() (facts, []model.TicketFact) {
 		tk(8, 2, 2, "B003", model.Called, 2, "16:20:00", "16:40:00", "", ""),
 		tk(9, 3, 3, "V001", model.Serving, 1, "16:30:00", "16:31:00", "16:32:00", ""),
 	}
-	ts[4].CallCount = 3 // recalled, transferred from B to A, called again
+	ts[4].CallCount = 3               // recalled, transferred from B to A, called again
 	ts[3].Source = model.SourceWindow // taken by the clerk for a customer
 	return facts{branch: "测试网点", period: p, now: at("2026-03-03", "08:00:00"), open: 0, close: 24 * time.Hour,
 		services: []model.Service{{ID: 1, Code: "A", Name: "个人业务", Enabled: true, SortOrder: 1},
