@@ -33,6 +33,7 @@ type Caller struct {
 	call, recall, pass, startB,
 	finish, transfer, cancel, pause *widget.Button
 	passedBox *fyne.Container
+	take      *callerTake
 	content   fyne.CanvasObject
 }
 
@@ -76,8 +77,9 @@ func (c *Caller) build() {
 	c.cancel = widget.NewButton(tr("caller.cancel"), c.doCancel)
 	c.pause = widget.NewButton(tr("caller.pause"), c.doPause)
 
+	c.take = newCallerTake(c)
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
-		c.finish, c.transfer, c.cancel, c.pause)
+		c.finish, c.transfer, c.cancel, c.pause, c.take.btn)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
 	top := container.NewBorder(nil, nil, nil, c.linkLbl, c.title)
@@ -156,6 +158,7 @@ func (c *Caller) enableButtons(d model.Desk, ok bool) {
 		enable(b.b, ok && d.Allows(b.act, c.cur))
 	}
 	enable(c.pause, ok)
+	c.take.refresh(ok)
 	if d.Status == model.WindowOpen {
 		c.pause.SetText(tr("caller.pause"))
 	} else {
