@@ -13,7 +13,9 @@ import (
 // the same store shows the new name without a restart.
 func TestManagerEditsBranch(t *testing.T) {
 	st := newStore(t)
-	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{}) })
+	m := build(t, func(ctx context.Context) *Manager {
+		return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{})
+	})
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, newTestWindow(t, 1280, 720), st, &recorder{}) })
 	waitLoaded(t, m.Loaded())
 	waitLoaded(t, k.Loaded())
