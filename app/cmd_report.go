@@ -61,7 +61,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		first = now.In(st.Location()).Format(reports.DateLayout)
+		first = st.Calendar(ctx).Date(now)
 		last = first
 	}
 	p, err := reports.NewPeriod(first, last, st.Location())

@@ -46,7 +46,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		*date = now.In(st.Location()).Format(reports.DateLayout)
+		*date = st.Calendar(ctx).Date(now)
 	}
 	sum, err := demodata.Day(ctx, st, demodata.DayConfig{Date: *date, Tickets: *tickets, Seed: *seed})
 	if err != nil {

@@ -148,20 +148,21 @@ func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, 
 	be.closers = append(be.closers, cancel)
 }
 
-// devices starts the kiosk's printer (its own, else the branch's setting)
-// and the hall's voice from the branch settings; without a configured
-// printer a kiosk logs its tickets. The role table says which role has
-// which.
+// devices starts the kiosk's printer (its own, else the branch's setting),
+// a window's printer when its PC has one of its own, and the hall's voice
+// from the branch settings; without a configured printer a kiosk logs its
+// tickets. The role table says which role has which.
 func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ...any)) {
 	spec := roleSpec(cfg.Role)
-	if !spec.Printer && !spec.Voice {
+	printer := spec.Printer || spec.OwnPrinter && cfg.Printer != ""
+	if !printer && !spec.Voice {
 		return
 	}
 	set, err := be.st.Settings(ctx)
 	if err != nil {
 		set = model.ParseSettings(nil) // the link is down; defaults until a restart
 	}
-	if spec.Printer {
+	if printer {
 		var loc *time.Location
 		if be.gorm != nil {
 			loc = be.gorm.Location()

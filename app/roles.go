@@ -40,7 +40,11 @@ var roleScreens = map[model.Role]roleScreen{
 	},
 	model.RoleCaller: {
 		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
-			return screens.NewCaller(ctx, w, be.st, cfg.Window, be.ann)
+			c := screens.NewCaller(ctx, w, be.st, cfg.Window, be.ann)
+			if be.printer != nil { // the window's own printer, for numbers taken there
+				c.SetPrinter(be.printer)
+			}
+			return c
 		},
 		size: fyne.NewSize(560, 680), shot: fyne.NewSize(560, 640),
 	},

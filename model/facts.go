@@ -12,6 +12,7 @@ type TicketFact struct {
 	ServiceID      int64
 	BusinessDate   string
 	Number         string
+	Source         string // where the number was taken: SourceKiosk, SourceWindow, …
 	Status         int
 	WindowNo       *int
 	CallCount      int

@@ -46,15 +46,38 @@ type RoleSpec struct {
 	// Printer: the role prints the tickets it takes, on the branch's
 	// printer or one of its own.
 	Printer bool
+	// OwnPrinter: the role prints the tickets it takes only when its PC
+	// has a printer of its own (the branch's printer hangs on the kiosk).
+	OwnPrinter bool
+	// Source is what a ticket the role takes records as its source
+	// (ticket.source and the report's count by source); the peer server
+	// sets it from the token, never from the request.
+	Source string
 	// Voice: the role announces calls in the hall.
 	Voice bool
 }
 
 var roles = []RoleSpec{
-	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake, Printer: true},
-	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermAct, Window: true},
+	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake, Printer: true, Source: SourceKiosk},
+	// A clerk takes a number for a customer at the window (窗口代取, seed 003 §2.1).
+	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
-	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage},
+	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage, Source: string(RoleManager)},
+}
+
+// Ticket sources (ticket.source): where a number was taken.
+const (
+	SourceKiosk  = "kiosk"  // by a customer at the kiosk
+	SourceWindow = "window" // by a clerk at a window, for a customer
+)
+
+// TicketSource is the source of the tickets r's token takes: its row's,
+// else the role's name.
+func (r Role) TicketSource() string {
+	if s, ok := r.Spec(); ok && s.Source != "" {
+		return s.Source
+	}
+	return string(r)
 }
 
 // Roles is the table, in the order the setup form offers it.

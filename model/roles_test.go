@@ -40,7 +40,8 @@ func TestRoleMay(t *testing.T) {
 		want bool
 	}{
 		{RoleKiosk, PermTake, true}, {RoleKiosk, PermAct, false},
-		{RoleCaller, PermAct, true}, {RoleCaller, PermManage, false}, {RoleCaller, PermTake, false},
+		{RoleCaller, PermAct, true}, {RoleCaller, PermManage, false},
+		{RoleCaller, PermTake, true}, // 窗口代取: the clerk takes a number for a customer (issue 13)
 		{RoleScreen, PermObserve, true}, {RoleScreen, PermTake, false},
 		{RoleManager, PermManage, true}, {RoleManager, PermTake | PermAct, true},
 		{"cashier", PermObserve, false}, {"", PermObserve, false}, {RoleManager, 0, false},
@@ -51,6 +52,16 @@ func TestRoleMay(t *testing.T) {
 	}
 	if Role("cashier").Valid() || !RoleScreen.Valid() {
 		t.Error("Valid does not follow the table")
+	}
+}
+
+// A ticket's source comes from the role that took it: a caller's is the
+// window's.
+func TestTicketSource(t *testing.T) {
+	for r, want := range map[Role]string{RoleKiosk: SourceKiosk, RoleCaller: SourceWindow, RoleManager: "manager", "cashier": "cashier"} {
+		if got := r.TicketSource(); got != want {
+			t.Errorf("%s takes tickets as %q, want %q", r, got, want)
+		}
 	}
 }
 

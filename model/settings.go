@@ -16,6 +16,7 @@ var DefaultSettings = map[string]string{
 	"requeue_offset":        "3",
 	"number_width":          "3",
 	"business_hours":        "00:00-24:00",
+	"day_start":             "00:00", // local time the business day (and numbering) starts
 	"notice":                "",
 	"vip_enabled":           "true",
 	"ticket_footer":         "请留意叫号，过号请到窗口咨询",
@@ -44,6 +45,7 @@ type Settings struct {
 	NumberWidth        int
 	BusinessOpen       time.Duration // since local midnight
 	BusinessClose      time.Duration
+	DayStart           time.Duration // since local midnight: see Calendar
 	Notice             string
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
@@ -79,6 +81,10 @@ func ValidateSetting(key, value string) error {
 	switch key {
 	case "business_hours":
 		if _, _, err := parseHours(value); err != nil {
+			return err
+		}
+	case "day_start":
+		if _, err := parseDayStart(value); err != nil {
 			return err
 		}
 	case "vip_enabled", "voice_chime":
@@ -160,6 +166,20 @@ func parseHours(v string) (time.Duration, time.Duration, error) {
 	return open, closeAt, nil
 }
 
+// parseDayStart reads day_start: a clock time before 24:00.
+func parseDayStart(v string) (time.Duration, error) {
+	d, err := parseClock(v)
+	if err != nil || d >= 24*time.Hour {
+		return 0, Errorf(EInvalidInput, "营业日开始时间须为 00:00 到 23:59 之间的 HH:MM，收到 %q (day_start must be HH:MM before 24:00)", v)
+	}
+	return d, nil
+}
+
+// Calendar is the branch's business-day calendar in loc.
+func (s Settings) Calendar(loc *time.Location) Calendar {
+	return Calendar{Loc: loc, DayStart: s.DayStart}
+}
+
 func parseClock(v string) (time.Duration, error) {
 	h, m, ok := strings.Cut(strings.TrimSpace(v), ":")
 	hh, err1 := strconv.Atoi(h)
@@ -195,6 +215,7 @@ func ParseSettings(raw map[string]string) Settings {
 	}
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
+	s.DayStart, _ = parseDayStart(all["day_start"])
 	return s
 }
 

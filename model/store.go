@@ -70,6 +70,9 @@ type Config interface {
 	SaveService(ctx context.Context, s Service) (Service, error)
 	Settings(ctx context.Context) (Settings, error)
 	SetSetting(ctx context.Context, key, value string) error
+	// SetBranch renames the branch and sets its time zone (CheckBranch);
+	// every PC follows at once through a configuration event.
+	SetBranch(ctx context.Context, name, zone string) error
 }
 
 // Store is the whole queue of one branch, whether the database is local,

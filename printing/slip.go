@@ -41,7 +41,9 @@ func StaticHeader(h Header) HeaderFunc {
 }
 
 // StoreHeader reads the branch name, services, footer and customer URL from
-// the store. loc is the branch time zone (nil: the PC's).
+// the store, and the branch time zone from its snapshot, so a name or zone
+// the manager changes prints on the next ticket. loc is the zone when the
+// snapshot names none the program knows (nil: the PC's).
 func StoreHeader(st model.Store, loc *time.Location) HeaderFunc {
 	return func(ctx context.Context) (Header, error) {
 		set, err := st.Settings(ctx)
@@ -62,6 +64,9 @@ func StoreHeader(st model.Store, loc *time.Location) HeaderFunc {
 			CustomerURL: set.Raw["customer_url"],
 			Services:    make(map[string]string, len(svcs)),
 			Location:    loc,
+		}
+		if z, err := model.LoadZone(snap.TimeZone); err == nil {
+			h.Location = z
 		}
 		for _, s := range svcs {
 			h.Services[s.Code] = s.Name

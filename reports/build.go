@@ -45,6 +45,7 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	if err != nil {
 		return Report{}, fmt.Errorf("read settings: %w", err)
 	}
+	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
@@ -91,13 +92,14 @@ type tally struct {
 	waits        map[int64][]time.Duration
 	serviceTimes map[int64][]time.Duration
 	windowTimes  map[int][]time.Duration
+	sources      map[string]int
 }
 
 func newTally(in facts) *tally {
 	loc := in.period.From.Location()
 	t := &tally{in: in, loc: loc, r: Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)},
 		svc: newServiceTable(in.services), win: newWindowTable(in.windows),
-		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}}
+		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}, sources: map[string]int{}}
 	t.r.WaitHistogram = make([]Bucket, len(waitBounds))
 	for i, b := range waitBounds {
 		t.r.WaitHistogram[i].From = b
@@ -113,6 +115,7 @@ func (t *tally) add(tk *model.TicketFact) {
 	r := &t.r
 	countStatus(&r.Totals, model.Status(tk.Status))
 	r.ArrivalsByHour[tk.IssuedAt.In(t.loc).Hour()]++
+	t.sources[tk.Source]++
 	row := t.svc.row(tk.IssueServiceID)
 	row.Count++
 	if tk.Requeued > 0 {
@@ -159,6 +162,7 @@ func (t *tally) report() Report {
 	for n, row := range t.win.rows {
 		row.Served, row.AvgService, row.Paused, row.Lunch = len(t.windowTimes[n]), Average(t.windowTimes[n]), paused[n], lunch[n]
 	}
+	r.Sources = sourceList(t.sources)
 	r.Services = t.svc.list()
 	r.Windows = t.win.list()
 	sort.SliceStable(r.Stuck, func(i, j int) bool { return r.Stuck[i].IssuedAt.Before(r.Stuck[j].IssuedAt) })

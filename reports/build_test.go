@@ -78,7 +78,7 @@ func sampleFacts() (facts, []model.TicketFact) {
 	d := "2026-03-02"
 	tk := func(id int64, issue, svc int64, num string, st model.Status, win int, issued, called, start, end string) model.TicketFact {
 		f := model.TicketFact{ID: id, IssueServiceID: issue, ServiceID: svc, BusinessDate: d, Number: num, Status: int(st),
-			IssuedAt: at(d, issued), CallCount: 1}
+			IssuedAt: at(d, issued), CallCount: 1, Source: model.SourceKiosk}
 		if win != 0 {
 			f.WindowNo = ptr(win)
 		}
@@ -104,8 +104,9 @@ func sampleFacts() (facts, []model.TicketFact) {
 		tk(8, 2, 2, "B003", model.Called, 2, "16:20:00", "16:40:00", "", ""),
 		tk(9, 3, 3, "V001", model.Serving, 1, "16:30:00", "16:31:00", "16:32:00", ""),
 	}
-	ts[4].CallCount = 3 // recalled, transferred from B to A, called again
-	ts[6].Requeued = 1  // passed, requeued, waiting again (重叫)
+	ts[4].CallCount = 3               // recalled, transferred from B to A, called again
+	ts[6].Requeued = 1                // passed, requeued, waiting again (重叫)
+	ts[3].Source = model.SourceWindow // taken by the clerk for a customer
 	return facts{branch: "测试网点", period: p, now: at("2026-03-03", "08:00:00"), open: 0, close: 24 * time.Hour,
 		services: []model.Service{{ID: 1, Code: "A", Name: "个人业务", Enabled: true, SortOrder: 1},
 			{ID: 2, Code: "B", Name: "对公业务", Enabled: true, SortOrder: 2}, {ID: 3, Code: "V", Name: "贵宾", Enabled: true, SortOrder: 3}},

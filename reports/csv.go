@@ -25,8 +25,12 @@ func CSV(r Report) ([]byte, error) {
 		{"totals", "taken", "done", "passed", "cancelled", "waiting", "called", "serving", "passed_ratio", "passed_warning"},
 		{"totals", itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving),
 			strconv.FormatFloat(r.PassedRatio, 'f', 4, 64), strconv.FormatBool(r.PassedWarning)},
-		{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s", "requeued"},
+		{"source", "source", "count"},
 	}
+	for _, s := range r.Sources {
+		rows = append(rows, []string{"source", s.Source, itoa(s.Count)})
+	}
+	rows = append(rows, []string{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s", "requeued"})
 	for _, s := range r.Services {
 		rows = append(rows, []string{"service", s.Code, s.Name, itoa(s.Count), itoa(s.Called), secs(s.AvgWait),
 			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService), itoa(s.Requeued)})

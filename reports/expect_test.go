@@ -22,6 +22,7 @@ type rawTicket struct {
 	IssueServiceID int64
 	ServiceID      int64
 	Number         string
+	Source         string
 	Status         int
 	WindowNo       *int
 	IssuedAt       time.Time
@@ -43,6 +44,7 @@ type expected struct {
 	services map[string]reports.ServiceStats
 	windows  map[int]reports.WindowStats
 	hours    [24]int
+	sources  map[string]int
 	hist     []int
 	stuck    []string
 }
@@ -75,7 +77,7 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 			}
 		}
 	}
-	x := expected{services: map[string]reports.ServiceStats{}, windows: map[int]reports.WindowStats{}, hist: make([]int, 8)}
+	x := expected{sources: map[string]int{}, services: map[string]reports.ServiceStats{}, windows: map[int]reports.WindowStats{}, hist: make([]int, 8)}
 	waits := map[string][]time.Duration{}
 	svcTimes := map[string][]time.Duration{}
 	winTimes := map[int][]time.Duration{}
@@ -102,6 +104,7 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 			x.stuck = append(x.stuck, tk.Number)
 		}
 		x.hours[local.Hour()]++
+		x.sources[tk.Source]++
 		code := codes[tk.IssueServiceID]
 		s := x.services[code]
 		s.Count++
@@ -234,6 +237,18 @@ func compare(t *testing.T, r reports.Report, x expected) {
 	}
 	if r.ArrivalsByHour != x.hours {
 		t.Errorf("arrivals by hour %v, counted %v", r.ArrivalsByHour, x.hours)
+	}
+	got := map[string]int{}
+	for _, s := range r.Sources {
+		got[s.Source] += s.Count
+	}
+	if len(got) != len(r.Sources) || len(got) != len(x.sources) {
+		t.Errorf("sources %v, counted %v", r.Sources, x.sources)
+	}
+	for src, n := range x.sources {
+		if got[src] != n {
+			t.Errorf("tickets taken at %q: %d, counted %d", src, got[src], n)
+		}
 	}
 	for i, b := range r.WaitHistogram {
 		if b.Count != x.hist[i] {

@@ -112,6 +112,23 @@ func (d *pdfDoc) totals(r Report) {
 	}
 	d.cell(0, rowH, fmt.Sprintf("%s: %s  %s", d.lb.PassedRatio, percent(r.PassedRatio), verdict), "", 1, "L", false)
 	d.SetTextColor(0, 0, 0)
+	d.sources(r)
+}
+
+// sources is one line: how many numbers each source took.
+func (d *pdfDoc) sources(r Report) {
+	if len(r.Sources) == 0 {
+		return
+	}
+	parts := make([]string, len(r.Sources))
+	for i, s := range r.Sources {
+		name := s.Source
+		if n, ok := d.lb.SourceNames[name]; ok {
+			name = n
+		}
+		parts[i] = fmt.Sprintf("%s %d", name, s.Count)
+	}
+	d.cell(0, rowH, d.lb.BySource+": "+strings.Join(parts, " · "), "", 1, "L", false)
 }
 
 func (d *pdfDoc) services(r Report) {

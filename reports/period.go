@@ -14,9 +14,11 @@ const DateLayout = "2006-01-02"
 const MaxDays = 366
 
 // Period is a run of whole business days, From and To included, in the
-// branch time zone.
+// branch time zone. A business day starts at DayStart local time (the
+// day_start setting; Generate fills it in), midnight by default.
 type Period struct {
 	From, To time.Time // local midnights
+	DayStart time.Duration
 }
 
 // ParseDate reads one YYYY-MM-DD business date as local midnight in loc.
@@ -53,7 +55,7 @@ func NewPeriod(from, to string, loc *time.Location) (Period, error) {
 func Day(date string, loc *time.Location) (Period, error) { return NewPeriod(date, date, loc) }
 
 // Start is the first instant of the period (UTC), for issued_at >= Start.
-func (p Period) Start() time.Time { return p.From.UTC() }
+func (p Period) Start() time.Time { return p.dayStart(0).UTC() }
 
 // End is the first instant after the period (UTC), for issued_at < End. It
 // is computed by calendar days so a daylight-saving change stays exact.
@@ -71,10 +73,13 @@ func (p Period) Days() int {
 	return n
 }
 
-// dayStart is local midnight of the i-th day of the period.
+// dayStart is the start of the i-th business day of the period.
 func (p Period) dayStart(i int) time.Time {
-	y, m, d := p.From.Date()
-	return time.Date(y, m, d+i, 0, 0, 0, 0, p.From.Location())
+	return p.calendar().Start(p.From.AddDate(0, 0, i))
+}
+
+func (p Period) calendar() model.Calendar {
+	return model.Calendar{Loc: p.From.Location(), DayStart: p.DayStart}
 }
 
 // Single reports whether the period is one day.

@@ -25,6 +25,9 @@ type Report struct {
 	Totals      Totals
 	Services    []ServiceStats
 	Windows     []WindowStats
+	// Sources counts the tickets by where they were taken: the kiosk, then
+	// the window (窗口代取), then any other source by name.
+	Sources []SourceCount
 	// ArrivalsByHour counts tickets by the local hour they were issued.
 	ArrivalsByHour [24]int
 	// WaitHistogram counts called tickets by their wait to the first call.
@@ -79,6 +82,13 @@ type WindowStats struct {
 	AvgService time.Duration
 	Paused     time.Duration
 	Lunch      time.Duration
+}
+
+// SourceCount is how many of the period's tickets were taken at one
+// source.
+type SourceCount struct {
+	Source string
+	Count  int
 }
 
 // Bucket is one bar of the wait histogram: [From, To); To 0 means open-ended.

@@ -66,6 +66,11 @@ func TestReportFiguresEqualTheTicketLog(t *testing.T) {
 				t.Errorf("%v: report %d, generator %d", s, n, sum.ByStatus[s])
 			}
 		}
+		// seed-day gives one number in twenty at a window (窗口代取).
+		if len(r.Sources) != 2 || r.Sources[0] != (reports.SourceCount{Source: model.SourceKiosk, Count: 247}) ||
+			r.Sources[1] != (reports.SourceCount{Source: model.SourceWindow, Count: 13}) {
+			t.Errorf("by source %+v, want 247 at the kiosk and 13 at a window", r.Sources)
+		}
 		if r.Totals.Taken != 260 || r.Branch == "" {
 			t.Errorf("taken %d of 260, branch %q", r.Totals.Taken, r.Branch)
 		}

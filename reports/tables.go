@@ -165,3 +165,28 @@ func atClock(day time.Time, since time.Duration) time.Time {
 	h, mi := int(since/time.Hour), int(since%time.Hour/time.Minute)
 	return time.Date(y, m, d, h, mi, 0, 0, day.Location())
 }
+
+// sourceOrder puts the kiosk and the window first; any other source (the
+// manager's console, a demo) follows by name.
+var sourceOrder = map[string]int{model.SourceKiosk: 1, model.SourceWindow: 2}
+
+func sourceList(counts map[string]int) []SourceCount {
+	out := make([]SourceCount, 0, len(counts))
+	for s, n := range counts {
+		out = append(out, SourceCount{Source: s, Count: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := sourceOrder[out[i].Source], sourceOrder[out[j].Source]
+		if a == 0 {
+			a = len(sourceOrder) + 1
+		}
+		if b == 0 {
+			b = len(sourceOrder) + 1
+		}
+		if a != b {
+			return a < b
+		}
+		return out[i].Source < out[j].Source
+	})
+	return out
+}

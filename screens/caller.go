@@ -34,6 +34,7 @@ type Caller struct {
 	finish, transfer, cancel, pause,
 	lunch, switchB *widget.Button
 	passedBox *fyne.Container
+	take      *callerTake
 	content   fyne.CanvasObject
 }
 
@@ -79,8 +80,9 @@ func (c *Caller) build() {
 	c.lunch = widget.NewButton(tr("caller.lunch"), c.doLunch)
 	c.switchB = widget.NewButton(tr("caller.switch"), c.doSwitch)
 
+	c.take = newCallerTake(c)
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
-		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB)
+		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB, c.take.btn)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
 	top := container.NewBorder(nil, nil, nil, c.linkLbl, c.title)
@@ -164,6 +166,7 @@ func (c *Caller) enableButtons(d model.Desk, ok bool) {
 		enable(b.b, ok && d.Allows(b.act, c.cur))
 	}
 	enable(c.pause, ok)
+	c.take.refresh(ok)
 	if d.Status == model.WindowOpen {
 		c.pause.SetText(tr("caller.pause"))
 	} else {

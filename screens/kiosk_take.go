@@ -28,7 +28,7 @@ func (k *Kiosk) take(code string) {
 	var fault string
 	k.async(func(ctx context.Context) error {
 		var err error
-		if t, err = k.st.TakeTicket(ctx, code, prio, string(model.RoleKiosk)); err != nil {
+		if t, err = k.st.TakeTicket(ctx, code, prio, model.RoleKiosk.TicketSource()); err != nil {
 			return err
 		}
 		// The position only decorates the ticket; without it the

@@ -37,6 +37,7 @@ type settingsPage struct {
 	entries map[string]*widget.Entry
 	msg     *widget.Label
 	saveBtn *widget.Button
+	branch  *branchForm
 	content fyne.CanvasObject
 }
 
@@ -50,11 +51,13 @@ func newSettingsPage(m *Manager) *settingsPage {
 	}
 	p.saveBtn = widget.NewButton(tr("common.save"), p.save)
 	p.saveBtn.Importance = widget.HighImportance
-	p.content = container.NewVScroll(container.NewVBox(form, p.saveBtn, p.msg))
+	p.branch = newBranchForm(m)
+	p.content = container.NewVScroll(container.NewVBox(p.branch.content, form, p.saveBtn, p.msg))
 	return p
 }
 
 func (p *settingsPage) load() {
+	p.branch.load(p.m.snap)
 	var got model.Settings
 	p.m.async(func(ctx context.Context) error {
 		var err error

@@ -182,7 +182,7 @@ func (s *Setup) arrange() {
 	mode := valueOf(modeLabels(), s.mode.Selected)
 	_, role := roleOf(s.role.Selected)
 	show(s.windowRow, role.Window)
-	show(s.printerRow, role.Printer)
+	show(s.printerRow, role.Printer || role.OwnPrinter)
 	show(s.peerRows, mode == ModePeer)
 	show(s.dbR, mode == ModeDB)
 }
@@ -206,9 +206,10 @@ func (s *Setup) Values() SetupValues {
 }
 
 // kioskPrinter is the printer field when the role prints tickets (the
-// kiosk): other roles print none, and a hidden field must not block saving.
+// kiosk, and a window for the numbers it takes): other roles print none,
+// and a hidden field must not block saving.
 func (s *Setup) kioskPrinter() string {
-	if _, role := roleOf(s.role.Selected); !role.Printer {
+	if _, role := roleOf(s.role.Selected); !role.Printer && !role.OwnPrinter {
 		return ""
 	}
 	return strings.TrimSpace(s.printer.Text)

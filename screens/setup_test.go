@@ -86,8 +86,8 @@ func TestSetupRefusesIncomplete(t *testing.T) {
 	}
 }
 
-// A kiosk's own printer and an LED bar go with the PC's setup; the printer
-// field is offered to the roles that print tickets only, and an address
+// A kiosk's (or window's) own printer and an LED bar go with the PC's
+// setup; the printer field is offered to the roles that print tickets only, and an address
 // the keeper refuses is one sentence and saves nothing.
 func TestSetupSavesDevices(t *testing.T) {
 	w := newTestWindow(t, 640, 720)
@@ -99,9 +99,15 @@ func TestSetupSavesDevices(t *testing.T) {
 	}}
 	var done []SetupValues
 	s := NewSetup(w, k, func(c SetupValues) { done = append(done, c) }, nil)
-	s.role.SetSelected(textOf(roleLabels(), "caller"))
+	s.role.SetSelected(textOf(roleLabels(), "screen"))
 	if s.printerRow.Visible() {
-		t.Fatal("a caller is offered a ticket printer")
+		t.Fatal("a hall screen is offered a ticket printer")
+	}
+	// A window PC may have its own printer for the numbers a clerk takes
+	// for customers (窗口代取, issue 13).
+	s.role.SetSelected(textOf(roleLabels(), "caller"))
+	if !s.printerRow.Visible() {
+		t.Fatal("a caller is not offered its own printer")
 	}
 	s.role.SetSelected(textOf(roleLabels(), "kiosk"))
 	if !s.printerRow.Visible() {

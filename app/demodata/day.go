@@ -28,6 +28,8 @@ type DayStore interface {
 	// ShiftClock moves the store's database clock by d.
 	ShiftClock(d time.Duration)
 	Location() *time.Location
+	// Calendar says which business date a moment belongs to.
+	Calendar(ctx context.Context) model.Calendar
 }
 
 // MaxTickets bounds one generated day.
@@ -83,7 +85,7 @@ func Day(ctx context.Context, st DayStore, cfg DayConfig) (DaySummary, error) {
 		h.Write([]byte(cfg.Date))
 		cfg.Seed = h.Sum64()
 	}
-	if err := checkEmptyDay(ctx, st, day); err != nil {
+	if err := checkEmptyDay(ctx, st, cfg.Date); err != nil {
 		return DaySummary{}, err
 	}
 	s, err := newSim(ctx, st, day, cfg)
@@ -100,19 +102,23 @@ func Day(ctx context.Context, st DayStore, cfg DayConfig) (DaySummary, error) {
 // checkEmptyDay refuses a day that already has tickets: the generator
 // tracks every ticket it makes, and strangers in the queue would be called
 // without it knowing.
-func checkEmptyDay(ctx context.Context, st DayStore, day time.Time) error {
+func checkEmptyDay(ctx context.Context, st DayStore, date string) error {
 	counter, ok := st.(interface {
 		CountIssued(ctx context.Context, from, to time.Time) (int64, error)
 	})
 	if !ok {
 		return nil
 	}
-	n, err := counter.CountIssued(ctx, day.UTC(), day.AddDate(0, 0, 1).UTC())
+	from, to, err := st.Calendar(ctx).Bounds(date)
+	if err != nil {
+		return err
+	}
+	n, err := counter.CountIssued(ctx, from.UTC(), to.UTC())
 	if err != nil {
 		return fmt.Errorf("check the day is empty: %w", err)
 	}
 	if n > 0 {
-		return model.Errorf(model.EInvalidInput, "%s 已有 %d 个号码，seed-day 只填充空白的日子 (day not empty)", day.Format("2006-01-02"), n)
+		return model.Errorf(model.EInvalidInput, "%s 已有 %d 个号码，seed-day 只填充空白的日子 (day not empty)", date, n)
 	}
 	return nil
 }
@@ -122,6 +128,7 @@ type arrival struct {
 	at       time.Time
 	service  string
 	priority int // 0: the service's own
+	source   string
 }
 
 // planArrivals draws n arrival times from the day profile, whole seconds,
@@ -152,6 +159,14 @@ func planArrivals(rng *rand.Rand, day time.Time, n int, services []model.Service
 		out[i] = a
 	}
 	slices.SortStableFunc(out, func(a, b arrival) int { return a.at.Compare(b.at) })
+	// One customer in twenty is given a number by a clerk at a window
+	// (窗口代取); by position, so the random draws stay as they were.
+	for i := range out {
+		out[i].source = model.SourceKiosk
+		if i%20 == 19 {
+			out[i].source = model.SourceWindow
+		}
+	}
 	return out
 }
 

@@ -36,7 +36,7 @@ func (s *sim) do(p *step) error {
 	var err error
 	switch p.kind {
 	case stArrive:
-		if c, err = s.track(st.TakeTicket(ctx, p.arr.service, p.arr.priority, string(model.RoleKiosk))); err == nil {
+		if c, err = s.track(st.TakeTicket(ctx, p.arr.service, p.arr.priority, p.arr.source)); err == nil {
 			s.wake(p.at)
 			if s.rng.Float64() < pAbandon {
 				s.after(p.at, 900, 5400, stAbandon, 0, c)

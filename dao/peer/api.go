@@ -47,6 +47,7 @@ func (s *Server) routes() []route {
 		{"PUT", "/api/v1/services/{code}", managers, s.saveService},
 		{"GET", "/api/v1/settings", observers, s.settings},
 		{"PUT", "/api/v1/settings/{key}", managers, s.setSetting},
+		{"PUT", "/api/v1/branch", managers, s.setBranch},
 		{"GET", "/api/v1/snapshot", observers, s.snapshot},
 		{"GET", "/api/v1/events", observers, s.events},
 		{"GET", "/api/v1/eventlog", observers, s.eventLog},
@@ -150,7 +151,9 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, p principal) error
 	if !s.takes.allow(p.ID, time.Now()) {
 		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
 	}
-	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, string(p.Role))
+	// The source comes from the token's role: a caller's number is a
+	// window's (窗口代取) whatever the body says.
+	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
 	return s.answerTicket(w, r, http.StatusCreated, t, err)
 }
 

@@ -38,7 +38,7 @@ func TestAuthMatrix(t *testing.T) {
 		win int
 	}
 	probes := map[string][]probe{
-		"POST /api/v1/tickets":              {{"POST", "/api/v1/tickets", `{"service":"B"}`, K | M, 0}},
+		"POST /api/v1/tickets":              {{"POST", "/api/v1/tickets", `{"service":"B"}`, K | C | M, 0}},
 		"GET /api/v1/tickets/{id}":          {{"GET", "/api/v1/tickets/" + id, "", all, 0}},
 		"GET /api/v1/tickets/{id}/position": {{"GET", "/api/v1/tickets/" + id + "/position", "", all, 0}},
 		"GET /api/v1/public/{pid}":          {{"GET", "/api/v1/public/" + tk.PublicID, "", all, 0}},
@@ -55,6 +55,7 @@ func TestAuthMatrix(t *testing.T) {
 		"PUT /api/v1/windows/{n}":           {{"PUT", "/api/v1/windows/4", `{"name":"4号窗口","services":["A","B","V"]}`, M, 0}},
 		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M, 0}},
 		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M, 0}},
+		"PUT /api/v1/branch":                {{"PUT", "/api/v1/branch", `{"name":"测试网点","time_zone":"Asia/Shanghai"}`, M, 0}},
 		"GET /api/v1/terminals":             {{"GET", "/api/v1/terminals", "", M, 0}},
 		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M, 0}},
 		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M, 0}},

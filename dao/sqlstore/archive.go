@@ -25,19 +25,20 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 	if batch <= 0 {
 		batch = DefaultArchiveBatch
 	}
-	day, err := time.ParseInLocation("2006-01-02", before, s.loc)
+	cal := s.calendar(ctx)
+	start, _, err := cal.Bounds(before)
 	if err != nil {
-		return 0, model.Errorf(model.EInvalidInput, "日期 %q 无效，应为 YYYY-MM-DD (invalid date)", before)
+		return 0, err
 	}
 	now, err := s.Now(ctx)
 	if err != nil {
 		return 0, err
 	}
-	today := now.In(s.loc).Format("2006-01-02")
+	today := cal.Date(now)
 	if before > today {
 		return 0, model.Errorf(model.EInvalidInput, "不能归档 %s 之前的数据：只有今天（%s）之前的日子已经结束 (day not finished)", before, today)
 	}
-	cutoff := day.UTC()
+	cutoff := start.UTC()
 	moved := 0
 	for {
 		n, err := s.archiveBatch(ctx, cutoff, batch)

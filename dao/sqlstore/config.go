@@ -232,6 +232,7 @@ func (s *GormStore) SetSetting(ctx context.Context, key, value string) error {
 	if err := model.ValidateSetting(key, value); err != nil {
 		return err
 	}
+	defer s.cal.stale() // day_start may have moved the business date
 	return s.write(ctx, func(t *txn) error {
 		if err := t.Exec("DELETE FROM setting WHERE branch_id = ? AND skey = ?", s.branchID, key).Error; err != nil {
 			return err

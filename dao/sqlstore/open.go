@@ -24,7 +24,7 @@ type GormStore struct {
 	db       *gorm.DB
 	d        dialect
 	branchID int64
-	loc      *time.Location
+	cal      calendarCache
 	offset   atomic.Int64 // test-only shift of the database clock, ns
 
 	watchOnce sync.Once
@@ -173,9 +173,6 @@ func (s *GormStore) DB() *gorm.DB { return s.db }
 // BranchID is the branch this Store serves.
 func (s *GormStore) BranchID() int64 { return s.branchID }
 
-// Location is the branch's time zone, which decides the business date.
-func (s *GormStore) Location() *time.Location { return s.loc }
-
 // Engine names the database engine.
 func (s *GormStore) Engine() string { return s.d.name() }
 
@@ -207,14 +204,6 @@ func (s *GormStore) Now(ctx context.Context) (time.Time, error) {
 }
 
 func (s *GormStore) loadBranch(ctx context.Context) error {
-	var b branchRow
-	if err := s.db.WithContext(ctx).First(&b, s.branchID).Error; err != nil {
-		return fmt.Errorf("reading the branch: %w", err)
-	}
-	loc, err := time.LoadLocation(b.TimeZone)
-	if err != nil {
-		loc = time.FixedZone("CST", 8*3600) // the branch row names a zone this PC does not know
-	}
-	s.loc = loc
-	return nil
+	_, err := s.loadCalendar(s.db.WithContext(ctx))
+	return err
 }

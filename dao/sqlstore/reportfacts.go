@@ -14,7 +14,7 @@ import (
 
 var _ model.ReportFacts = (*GormStore)(nil)
 
-const ticketColumns = "id, issue_service_id, service_id, business_date, number, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at"
+const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at"
 
 // issuedIn is the range filter every ticket query uses: a plain range on
 // the indexed column (ix_ticket_issued / ix_history_issued), never a
@@ -51,7 +51,7 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var window sql.NullInt64
 	var called, started, finished sql.NullTime
 	for rows.Next() {
-		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Status, &window,
+		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Source, &t.Status, &window,
 			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished); err != nil {
 			return err
 		}

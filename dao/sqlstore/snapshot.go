@@ -26,7 +26,6 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Now, err = s.Now(ctx); err != nil {
 		return snap, err
 	}
-	snap.BusinessDate = snap.Now.In(s.loc).Format(time.DateOnly)
 	var b branchRow
 	if err := r.First(&b, s.branchID).Error; err != nil {
 		return snap, err
@@ -37,8 +36,13 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 		return snap, err
 	}
 	snap.Notice = st.Notice
-	snap.TimeZone = s.loc.String()
-	if snap.Services, err = s.serviceCounts(r, snap.Now); err != nil {
+	// The snapshot reads the zone and day start anyway: they refresh the
+	// Store's calendar, so a Follower reloading on a configuration event
+	// brings this PC's business date along.
+	cal := s.cal.set(b.TimeZone, st.DayStart)
+	snap.TimeZone = cal.Loc.String()
+	snap.BusinessDate = cal.Date(snap.Now)
+	if snap.Services, err = s.serviceCounts(r, cal, snap.Now); err != nil {
 		return snap, err
 	}
 	if snap.Windows, err = s.windowStates(r); err != nil {
@@ -57,13 +61,13 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 
 // serviceCounts counts the business day's tickets, selected by the
 // issued_at range of that day in the branch zone (index ix_ticket_issued).
-func (s *GormStore) serviceCounts(r *txn, now time.Time) ([]model.ServiceCount, error) {
+func (s *GormStore) serviceCounts(r *txn, cal model.Calendar, now time.Time) ([]model.ServiceCount, error) {
 	svc, err := r.services()
 	if err != nil {
 		return nil, err
 	}
-	local := now.In(s.loc)
-	from := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, s.loc)
+	day := cal.Day(now)
+	from, to := cal.Start(day), cal.Start(day.AddDate(0, 0, 1))
 	type cnt struct {
 		ServiceID      int64
 		IssueServiceID int64
@@ -73,7 +77,7 @@ func (s *GormStore) serviceCounts(r *txn, now time.Time) ([]model.ServiceCount, 
 	var counts []cnt
 	err = r.Raw(`SELECT service_id, issue_service_id, status, COUNT(*) AS n FROM ticket
 		WHERE branch_id = ? AND issued_at >= ? AND issued_at < ? GROUP BY service_id, issue_service_id, status`,
-		s.branchID, from.UTC(), from.AddDate(0, 0, 1).UTC()).Scan(&counts).Error
+		s.branchID, from.UTC(), to.UTC()).Scan(&counts).Error
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 	cutoff := now.Add(-st.CallTimeout)
 	// Only today's tickets: one still called from an earlier day is left as
 	// it is, for the day's report to list as open at close.
-	today := now.In(s.loc).Format(time.DateOnly)
+	today := s.calendar(ctx).Date(now)
 	var ids []int64
 	if err := s.db.WithContext(ctx).Raw("SELECT id FROM ticket WHERE branch_id = ? AND status = 2 AND business_date = ? AND called_at < ? ORDER BY called_at",
 		s.branchID, today, cutoff).Scan(&ids).Error; err != nil {

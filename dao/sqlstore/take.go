@@ -18,7 +18,7 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间，收到 %d", model.MinPriority, model.MaxPriority, priority)
 	}
 	if source == "" {
-		source = "kiosk"
+		source = model.SourceKiosk
 	}
 	if len(source) > 20 || !utf8.ValidString(source) {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "取号来源名称过长")

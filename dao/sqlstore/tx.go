@@ -84,7 +84,7 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 			db.Rollback()
 		}
 	}()
-	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: now.In(s.loc).Format(time.DateOnly)}
+	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: s.calendar(ctx).Date(now)}
 	if err := fn(t); err != nil {
 		return err
 	}
