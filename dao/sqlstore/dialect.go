@@ -46,6 +46,10 @@ type dialect interface {
 	// refreshStats brings the planner's statistics of the queue tables up
 	// to date, as the engine's own background analysis would shortly.
 	refreshStats(db *gorm.DB) error
+	// rowValues says the engine walks an index range bounded by a row
+	// comparison "(a, b) < (?, ?)"; where it does not (or has no row
+	// values), servedBefore spells the comparison out.
+	rowValues() bool
 	// scratch says how to create and drop the database name on the server
 	// u reaches, for tests and tools that need an empty one.
 	scratch(u *url.URL, name string) (scratchDB, error)

@@ -63,6 +63,9 @@ func (mssqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 func (mssqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
 // migrate creates usp_CallNext, the claim's stored procedure.
+// rowValues: SQL Server has no row values.
+func (mssqlDialect) rowValues() bool { return false }
+
 func (mssqlDialect) refreshStats(db *gorm.DB) error {
 	for _, t := range statsTables {
 		if err := db.Exec("UPDATE STATISTICS " + t).Error; err != nil {

@@ -105,6 +105,9 @@ func (mysqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
 func (mysqlDialect) migrate(*gorm.DB) error { return nil }
 
+// rowValues: MariaDB parses row comparisons but does not bound an index range with them.
+func (mysqlDialect) rowValues() bool { return false }
+
 func (mysqlDialect) refreshStats(db *gorm.DB) error {
 	return db.Exec("ANALYZE TABLE " + strings.Join(statsTables, ", ")).Error
 }

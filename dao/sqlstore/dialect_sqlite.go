@@ -91,6 +91,9 @@ func (sqliteDialect) sizePool(db *sql.DB, _ int) { db.SetMaxOpenConns(1) }
 
 func (sqliteDialect) migrate(*gorm.DB) error { return nil }
 
+// rowValues: the comparison bounds the walk of ix_ticket_call.
+func (sqliteDialect) rowValues() bool { return true }
+
 func (sqliteDialect) refreshStats(db *gorm.DB) error {
 	for _, t := range statsTables {
 		if err := db.Exec("ANALYZE " + t).Error; err != nil {
