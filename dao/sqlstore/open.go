@@ -33,7 +33,8 @@ type GormStore struct {
 	codes     codeCache
 	health    health
 	closeOnce sync.Once
-	file      string // the embedded database's file; "" on a server
+	file      string        // the embedded database's file; "" on a server
+	writers   chan struct{} // one slot per pooled connection; see writeOnce
 }
 
 var (
@@ -76,7 +77,7 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 		return nil, unreachable(tg, dsn, err)
 	}
 	tg.d.sizePool(sqlDB, tg.pool)
-	s := &GormStore{db: db, d: tg.d, branchID: 1}
+	s := &GormStore{db: db, d: tg.d, branchID: 1, writers: make(chan struct{}, max(1, sqlDB.Stats().MaxOpenConnections))}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
