@@ -66,24 +66,7 @@ func (t *txn) saveAllowed(w model.Window, prior []string) error {
 
 // setAllowed replaces the window's allowed rows with codes.
 func (t *txn) setAllowed(window int, codes []string) error {
-	if err := model.CheckServiceList(codes); err != nil {
-		return err
-	}
-	ids := map[int64]bool{}
-	for _, code := range codes {
-		svc, err := t.serviceByCode(code)
-		if err != nil {
-			return err
-		}
-		ids[svc.ID] = true
-	}
-	if err := t.Exec("DELETE FROM window_allowed WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Error; err != nil {
-		return err
-	}
-	for id := range ids {
-		if err := t.Create(&windowAllowedRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}).Error; err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.replaceServiceRows("window_allowed", window, codes, func(id int64) any {
+		return &windowAllowedRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}
+	})
 }

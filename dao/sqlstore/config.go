@@ -117,26 +117,34 @@ func (s *GormStore) SetWindowServices(ctx context.Context, window int, services 
 }
 
 func (t *txn) linkServices(window int, services []string) error {
-	codes := make([]string, len(services))
-	for i, c := range services {
-		codes[i] = strings.TrimSpace(c)
+	return t.replaceServiceRows("window_service", window, services, func(id int64) any {
+		return &windowServiceRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}
+	})
+}
+
+// replaceServiceRows makes window's rows in table (what it serves, or what
+// it is allowed) the services named by codes, each once.
+func (t *txn) replaceServiceRows(table string, window int, codes []string, row func(serviceID int64) any) error {
+	trimmed := make([]string, len(codes))
+	for i, c := range codes {
+		trimmed[i] = strings.TrimSpace(c)
 	}
-	if err := model.CheckServiceList(codes); err != nil {
+	if err := model.CheckServiceList(trimmed); err != nil {
 		return err
 	}
 	ids := map[int64]bool{}
-	for _, code := range codes {
+	for _, code := range trimmed {
 		svc, err := t.serviceByCode(code)
 		if err != nil {
 			return err
 		}
 		ids[svc.ID] = true
 	}
-	if err := t.Exec("DELETE FROM window_service WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Error; err != nil {
+	if err := t.Exec("DELETE FROM "+table+" WHERE branch_id = ? AND window_no = ?", t.s.branchID, window).Error; err != nil {
 		return err
 	}
 	for id := range ids {
-		if err := t.Create(&windowServiceRow{BranchID: t.s.branchID, WindowNo: window, ServiceID: id}).Error; err != nil {
+		if err := t.Create(row(id)).Error; err != nil {
 			return err
 		}
 	}
