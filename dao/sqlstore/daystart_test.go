@@ -56,3 +56,25 @@ func TestDayStartRenumbersAtThree(t *testing.T) {
 		}
 	})
 }
+
+// A write straight after the day start changes uses the new start: the
+// calendar is read before the transaction takes the connection (SQLite
+// has one), not inside it, where the read waited out its timeout and fell
+// back to the old calendar.
+func TestWriteAfterDayStartChangeUsesIt(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		loc := s.Location()
+		now, err := s.Now(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := now.In(loc)
+		night := time.Date(local.Year(), local.Month(), local.Day()+1, 2, 0, 0, 0, loc)
+		s.ShiftClock(night.Sub(now))
+		okAny(t, s.SetSetting(bg, "day_start", "03:00"))
+		tk := take(t, s, "A", 0) // 02:00: still the evening's business day
+		if want := night.AddDate(0, 0, -1).Format(time.DateOnly); tk.BusinessDate != want {
+			t.Fatalf("a number at 02:00 right after day_start became 03:00 is on %s, want %s", tk.BusinessDate, want)
+		}
+	})
+}

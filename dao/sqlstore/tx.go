@@ -69,6 +69,9 @@ func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
 }
 
 func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err error) {
+	// The calendar may need a reload, which takes a connection of its own:
+	// inside the transaction SQLite's only one would be held by it.
+	cal := s.calendar(ctx)
 	// Writers queue here in arrival order before asking the pool: the pool
 	// hands a freed connection to a random waiter, so with more windows than
 	// connections a few calls waited many turns (64 windows on PostgreSQL:
@@ -94,7 +97,7 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 			db.Rollback()
 		}
 	}()
-	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: s.calendar(ctx).Date(now)}
+	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: cal.Date(now)}
 	if err := fn(t); err != nil {
 		return err
 	}
