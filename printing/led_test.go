@@ -115,4 +115,14 @@ func TestLEDBoards(t *testing.T) {
 	if hall.text != "V001→4号窗口" {
 		t.Errorf("hall bar after reset: %q", hall.text)
 	}
+	// Window 3 calls A003, which times out back into line: its bar goes
+	// blank rather than showing A001 again, whom it served before.
+	w.Update(call(4, "A003", 3))
+	if win3.text != "请 A003 号到 3 号窗口" {
+		t.Errorf("window bar after the next call: %q", win3.text)
+	}
+	w.Update(step(model.EvTimeout, model.Ticket{ID: 4, Number: "A003", Status: model.Waiting, Lane: model.LaneRecall}))
+	if win3.text != "" {
+		t.Errorf("window bar after its call timed out: %q, want blank", win3.text)
+	}
 }

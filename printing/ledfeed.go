@@ -32,12 +32,14 @@ type LEDBoard struct {
 	Template string // window bar; default "请 {number} 号到 {window} 号窗口"
 	shown    string
 	started  bool
+	last     int64 // a window bar: the ticket last called at its window
 }
 
 // Update shows the bar's text for one step of the followed state: when the
 // text changes, and again on each call for the bar (a recall calls the
 // same number anew).
 func (b *LEDBoard) Update(c model.Change) {
+	b.follow(c)
 	text := b.text(c.Snapshot)
 	if b.started && text == b.shown && !b.calledHere(c.Events) {
 		return
@@ -56,12 +58,41 @@ func (b *LEDBoard) calledHere(events []model.Event) bool {
 	return false
 }
 
-// calls lists what the bar shows, newest call first.
-func (b *LEDBoard) calls(s model.Snapshot) []model.Ticket {
-	keep := max(b.Lines, 1)
-	if b.Window != 0 {
-		keep = 1
+// follow keeps which ticket was last called at a window bar's window. A
+// fresh bar takes the newest call there from the snapshot.
+func (b *LEDBoard) follow(c model.Change) {
+	if b.Window == 0 {
+		return
 	}
+	for _, ev := range c.Events {
+		if ev.Ticket != nil && (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) && ev.Ticket.Window == b.Window {
+			b.last = ev.Ticket.ID
+		}
+	}
+	if b.last == 0 && c.Reloaded {
+		for _, t := range c.Snapshot.RecentCalls {
+			if t.Window == b.Window {
+				b.last = t.ID
+				break
+			}
+		}
+	}
+}
+
+// calls lists what the bar shows, newest call first. A window's bar shows
+// the number last called there while that ticket is still at the window
+// (called, served, or finished there): once it left (timed out, requeued,
+// transferred) the bar is blank, never an older number already served.
+func (b *LEDBoard) calls(s model.Snapshot) []model.Ticket {
+	if b.Window != 0 {
+		for _, t := range s.RecentCalls {
+			if t.ID == b.last && t.Window == b.Window {
+				return []model.Ticket{t}
+			}
+		}
+		return nil
+	}
+	keep := max(b.Lines, 1)
 	var out []model.Ticket
 	for _, t := range s.RecentCalls {
 		if len(out) == keep {
