@@ -27,6 +27,9 @@ func (s *GormStore) switchServices(ctx context.Context, window int, services []s
 	}
 	var out model.Window
 	err := s.write(ctx, func(t *txn) error {
+		if err := t.lockWindow(window); err != nil {
+			return err
+		}
 		w, err := t.windowModel(window)
 		if err != nil {
 			return err
@@ -45,6 +48,15 @@ func (s *GormStore) switchServices(ctx context.Context, window int, services []s
 		return t.windowEvent(window, &out)
 	})
 	return out, err
+}
+
+// lockWindow holds the window's row until the transaction ends, so two
+// changes of its services (a clerk's switch, the manager's save) run one
+// after the other instead of both replacing the same link rows. An
+// UPDATE locks on every engine, SQL Server included.
+func (t *txn) lockWindow(window int) error {
+	return t.Exec("UPDATE service_window SET last_action_at = last_action_at WHERE branch_id = ? AND number = ?",
+		t.s.branchID, window).Error
 }
 
 // saveAllowed stores what the manager's window setup allows: w.Allowed

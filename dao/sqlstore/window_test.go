@@ -2,6 +2,8 @@ package sqlstore_test
 
 import (
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -218,6 +220,41 @@ func TestMigrateAddsMarkAndAllowed(t *testing.T) {
 		ws, err := s.Windows(bg)
 		if err != nil || len(ws) == 0 || !slices.Equal(ws[0].Allowed, ws[0].Services) {
 			t.Fatalf("windows %+v %v", ws, err)
+		}
+	})
+}
+
+// A clerk switching services while the manager saves the same window: each
+// change waits for the other, none fails on the link rows, and the window
+// ends allowed what the manager gave it.
+func TestSwitchWhileManagerSavesWindow(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		ok1(t)(s.SaveWindow(bg, model.Window{Number: 2, Name: "2号窗口", Services: []string{"A"}, Allowed: []string{"A", "B"}}))
+		const rounds = 25
+		errs := make(chan error, 2*rounds)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := 0; i < rounds; i++ {
+				_, err := s.SwitchServices(bg, 2, [][]string{{"A"}, {"B"}, {"A", "B"}}[i%3])
+				errs <- err
+			}
+		})
+		wg.Go(func() {
+			for i := 0; i < rounds; i++ {
+				_, err := s.SaveWindow(bg, model.Window{Number: 2, Name: "2号窗口", Services: []string{"A"}, Allowed: []string{"A", "B"}})
+				errs <- err
+			}
+		})
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("concurrent service change: %v", err)
+			}
+		}
+		w := ok1(t)(s.SaveWindow(bg, model.Window{Number: 2, Name: "2号窗口", Services: []string{"A"}}))
+		if got := strings.Join(w.Allowed, ","); got != "A,B" {
+			t.Fatalf("window 2 is allowed %q after the race, want A,B", got)
 		}
 	})
 }
