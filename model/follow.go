@@ -127,13 +127,16 @@ func (f *Follower) session(ctx context.Context) error {
 			if !f.up {
 				return nil // the link came back: reload, events may be missing
 			}
+			if dayOver(snap, now) {
+				return nil // a new business day: its counts and lists start empty
+			}
 		case ev, ok := <-events:
 			if !ok {
 				return Errorf(EUnavailable, "event stream closed")
 			}
 			batch := f.gather(ev, events)
 			for i, e := range batch {
-				if !snap.Apply(e) {
+				if dayOver(snap, e.At) || !snap.Apply(e) {
 					if i > 0 { // hand on (and so announce) what came before the reload
 						f.applied.Add(int64(i))
 						f.deliver(Change{Snapshot: snap.Clone(), Events: batch[:i]})
@@ -145,6 +148,13 @@ func (f *Follower) session(ctx context.Context) error {
 			f.deliver(Change{Snapshot: snap.Clone(), Events: batch})
 		}
 	}
+}
+
+// dayOver says whether at is in a later business day than snap: the
+// snapshot's date, day counts and lists (and a desk's "today") no longer
+// hold, and only a fresh snapshot says what the new day is.
+func dayOver(snap Snapshot, at time.Time) bool {
+	return !snap.DayEnds.IsZero() && !at.IsZero() && !at.Before(snap.DayEnds)
 }
 
 // gather takes first and whatever else is already waiting, up to Batch.

@@ -157,7 +157,8 @@ type WindowState struct {
 type Snapshot struct {
 	Version      int64          `json:"version"`
 	BusinessDate string         `json:"business_date"`
-	TimeZone     string         `json:"time_zone"` // the branch's, e.g. Asia/Shanghai
+	DayEnds      time.Time      `json:"day_ends,omitzero"` // when the next business date starts: followers reload then
+	TimeZone     string         `json:"time_zone"`         // the branch's, e.g. Asia/Shanghai
 	Now          time.Time      `json:"now"`
 	Branch       string         `json:"branch"`
 	Services     []ServiceCount `json:"services"`

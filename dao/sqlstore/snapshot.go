@@ -42,6 +42,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	cal := s.cal.set(b.TimeZone, st.DayStart)
 	snap.TimeZone = cal.Loc.String()
 	snap.BusinessDate = cal.Date(snap.Now)
+	snap.DayEnds = cal.Start(cal.Day(snap.Now).AddDate(0, 0, 1)).UTC()
 	if snap.Services, err = s.serviceCounts(r, cal, snap.Now); err != nil {
 		return snap, err
 	}
