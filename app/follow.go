@@ -9,7 +9,7 @@ import (
 )
 
 // A PC's devices follow branch settings (the kiosk's printer, the LED
-// bars' format) so the manager changes them without visiting each PC. A
+// bars' format, the hall's voice) so the manager changes them without visiting each PC. A
 // setting change is a configuration event, and the model's follower loads
 // a fresh snapshot for every one of them: a setting is read again then,
 // and only then.
@@ -18,44 +18,54 @@ import (
 // is out of reach (a PC started before its host).
 const unreachableRetry = 2 * time.Second
 
-// followSetting calls use with the branch setting key once it can be read
-// and again after each configuration change that alters it, until ctx
-// ends. use runs on the follower's goroutine.
-func followSetting(ctx context.Context, st model.Store, key string, logf func(string, ...any), use func(value string)) {
-	have, known := "", false
+// followSettings calls use with the branch settings once they can be read
+// and again after each configuration change, until ctx ends. use runs on
+// the follower's goroutine.
+func followSettings(ctx context.Context, st model.Store, what string, logf func(string, ...any), use func(model.Settings)) {
 	f := model.NewFollower(st, func(c model.Change) {
 		if !c.Reloaded {
 			return // only a reload can follow a configuration change
 		}
-		if v, ok := settingValue(ctx, st, key, logf); ok && (!known || v != have) {
-			have, known = v, true
-			use(v)
+		if set, ok := readSettings(ctx, st, what, logf); ok {
+			use(set)
 		}
 	})
 	f.Link = func(err error) {
 		if err != nil {
-			logf("waiting for the branch setting %s: %s", key, model.ErrorMessage(err))
+			logf("waiting for the branch setting %s: %s", what, model.ErrorMessage(err))
 		}
 	}
 	f.Run(ctx)
 }
 
-// settingValue reads one branch setting, retrying while the queue is out
+// followSetting calls use with the branch setting key once it can be read
+// and again after each configuration change that alters it.
+func followSetting(ctx context.Context, st model.Store, key string, logf func(string, ...any), use func(value string)) {
+	have, known := "", false
+	followSettings(ctx, st, key, logf, func(set model.Settings) {
+		if v := set.Raw[key]; !known || v != have {
+			have, known = v, true
+			use(v)
+		}
+	})
+}
+
+// readSettings reads the branch settings, retrying while the queue is out
 // of reach and saying why once per reason; ok is false when ctx ends
 // first.
-func settingValue(ctx context.Context, st model.Store, key string, logf func(string, ...any)) (value string, ok bool) {
+func readSettings(ctx context.Context, st model.Store, what string, logf func(string, ...any)) (model.Settings, bool) {
 	said := ""
 	for {
 		set, err := st.Settings(ctx)
 		if err == nil {
-			return set.Raw[key], true
+			return set, true
 		}
 		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
-			logf("waiting for the branch setting %s: %s", key, msg)
+			logf("waiting for the branch setting %s: %s", what, msg)
 			said = msg
 		}
 		if !sleepCtx(ctx, unreachableRetry) {
-			return "", false
+			return model.Settings{}, false
 		}
 	}
 }

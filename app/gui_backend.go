@@ -179,18 +179,28 @@ func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ..
 		go reportFaults(model.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
 	}
 	if spec.Voice {
-		chime := ""
-		if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
-			chime = printing.ChimeDefault
-		}
-		ac := printing.AnnouncerSettings(set, set.Raw["voice_engine"], chime)
-		ac.English, ac.Logf = ac.English && cfg.Lang == "en", logf
+		ac := voiceConfig(set, cfg.Lang)
+		ac.Logf = logf
 		a := printing.NewAnnouncer(ac)
 		be.ann = a
 		actx, cancel := context.WithCancel(ctx)
 		be.closers = append(be.closers, func() { cancel(); a.Close() })
+		// The voice engine is chosen once; what is said follows the branch.
+		go followSettings(actx, be.st, "voice", logf, func(set model.Settings) { a.Retune(voiceConfig(set, cfg.Lang)) })
 		go reportFaults(model.WithActor(actx, terminalName(cfg)), be.st, "voice", a.Fault, logf)
 	}
+}
+
+// voiceConfig is what the branch settings ask the hall's voice to say;
+// English follows the Chinese only on a PC set to English.
+func voiceConfig(set model.Settings, lang string) printing.AnnouncerConfig {
+	chime := ""
+	if on, _ := strconv.ParseBool(set.Raw["voice_chime"]); on {
+		chime = printing.ChimeDefault
+	}
+	ac := printing.AnnouncerSettings(set, set.Raw["voice_engine"], chime)
+	ac.English = ac.English && lang == "en"
+	return ac
 }
 
 // faultCheck is how often a PC looks at its devices' state.

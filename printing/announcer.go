@@ -48,6 +48,25 @@ type Announcer struct {
 // NewAnnouncer starts the worker. A missing engine is not an error: it is
 // logged once and reported by Fault, and the screen goes on without voice.
 func NewAnnouncer(cfg AnnouncerConfig) *Announcer {
+	cfg = withDefaults(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &Announcer{cfg: cfg, engine: cfg.Engine, changed: newSignal(), cancel: cancel, done: make(chan struct{})}
+	if a.engine == nil {
+		e, err := FindEngine(cfg.EngineName)
+		if err != nil {
+			a.fault = model.ErrorMessage(err)
+			cfg.Logf("printing: voice off: %s", a.fault)
+			close(a.done)
+			return a
+		}
+		a.engine = e
+	}
+	go a.run(ctx)
+	return a
+}
+
+// withDefaults fills what cfg leaves out.
+func withDefaults(cfg AnnouncerConfig) AnnouncerConfig {
 	if cfg.Template == "" {
 		cfg.Template = model.DefaultSettings["voice_template"]
 	}
@@ -75,20 +94,27 @@ func NewAnnouncer(cfg AnnouncerConfig) *Announcer {
 	if cfg.Logf == nil {
 		cfg.Logf = log.Printf
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a := &Announcer{cfg: cfg, engine: cfg.Engine, changed: newSignal(), cancel: cancel, done: make(chan struct{})}
-	if a.engine == nil {
-		e, err := FindEngine(cfg.EngineName)
-		if err != nil {
-			a.fault = model.ErrorMessage(err)
-			cfg.Logf("printing: voice off: %s", a.fault)
-			close(a.done)
-			return a
-		}
-		a.engine = e
-	}
-	go a.run(ctx)
-	return a
+	return cfg
+}
+
+// Retune makes the next calls say what the branch settings now ask: the
+// templates, English, repeats and chime. The engine stays the one chosen at
+// the start, as does a call being said.
+func (a *Announcer) Retune(next AnnouncerConfig) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := withDefaults(next)
+	// Field by field: the worker reads the others (Logf, Timeout) unlocked.
+	a.cfg.Template, a.cfg.TemplateEN = n.Template, n.TemplateEN
+	a.cfg.RequeueTemplate, a.cfg.RequeueTemplateEN = n.RequeueTemplate, n.RequeueTemplateEN
+	a.cfg.English, a.cfg.Repeat, a.cfg.Chime = n.English, n.Repeat, n.Chime
+}
+
+// spoken is the configuration the next call is said with.
+func (a *Announcer) spoken() AnnouncerConfig {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg
 }
 
 // Announce queues a call (t.Number to t.Window) and returns at once. When
@@ -180,25 +206,26 @@ func (a *Announcer) run(ctx context.Context) {
 // say plays the chime once, then the call Repeat times; a failure is not
 // retried, since a late announcement would call the wrong customer.
 func (a *Announcer) say(ctx context.Context, t model.Ticket) error {
+	cfg := a.spoken()
 	// A chime that cannot play must not silence the call itself.
 	var chimeErr error
-	if wav, err := chimeFile(a.cfg.Chime); err != nil {
+	if wav, err := chimeFile(cfg.Chime); err != nil {
 		chimeErr = err
 	} else if wav != "" {
 		if err := a.utter(ctx, func(ctx context.Context) error { return a.engine.Play(ctx, wav) }); err != nil {
 			chimeErr = fmt.Errorf("chime: %w", err)
 		}
 	}
-	zh := SpeechText(CallTemplate(a.cfg.Template, a.cfg.RequeueTemplate, t), t, "zh")
-	en := SpeechText(CallTemplate(a.cfg.TemplateEN, a.cfg.RequeueTemplateEN, t), t, "en")
-	for i := 0; i < a.cfg.Repeat; i++ {
-		if i > 0 && !sleepCtx(ctx, a.cfg.Pause) {
+	zh := SpeechText(CallTemplate(cfg.Template, cfg.RequeueTemplate, t), t, "zh")
+	en := SpeechText(CallTemplate(cfg.TemplateEN, cfg.RequeueTemplateEN, t), t, "en")
+	for i := 0; i < cfg.Repeat; i++ {
+		if i > 0 && !sleepCtx(ctx, cfg.Pause) {
 			return ctx.Err()
 		}
 		if err := a.utter(ctx, func(ctx context.Context) error { return a.engine.Speak(ctx, zh, "zh") }); err != nil {
 			return err
 		}
-		if a.cfg.English {
+		if cfg.English {
 			if err := a.utter(ctx, func(ctx context.Context) error { return a.engine.Speak(ctx, en, "en") }); err != nil {
 				return err
 			}

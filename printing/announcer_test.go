@@ -231,3 +231,28 @@ func TestChimeWAV(t *testing.T) {
 		t.Errorf("built-in chime file %s: %v", path, err)
 	}
 }
+
+// A manager's change of the voice settings reaches the hall without a
+// restart: the next call is said with the new template and repeats.
+func TestAnnouncerRetunes(t *testing.T) {
+	e := &timedEngine{}
+	a := NewAnnouncer(AnnouncerConfig{Engine: e, Repeat: 1, Pause: time.Millisecond})
+	defer a.Close()
+	ctx := testCtx(t)
+	a.Announce(model.Ticket{Number: "A001", Window: 1})
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a.Retune(AnnouncerConfig{Template: "{number} 请到 {window} 号", Repeat: 2})
+	a.Announce(model.Ticket{Number: "A002", Window: 3})
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	said := e.said()
+	want := []string{"zh:" + SpeechText(model.DefaultSettings["voice_template"], model.Ticket{Number: "A001", Window: 1}, "zh")}
+	next := "zh:" + SpeechText("{number} 请到 {window} 号", model.Ticket{Number: "A002", Window: 3}, "zh")
+	want = append(want, next, next)
+	if strings.Join(said, "|") != strings.Join(want, "|") {
+		t.Fatalf("said %q, want %q", said, want)
+	}
+}
