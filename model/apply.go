@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // The lists a live state keeps. The store's snapshot and Apply bound them
 // the same way, so a state followed for a whole day matches a fresh
 // snapshot and a screen's memory stays flat however long it runs.
@@ -53,6 +55,13 @@ func (s *Snapshot) PutWindow(w Window) {
 	s.Windows = append(s.Windows, WindowState{Window: w})
 }
 
+// CallKinds are the events that call a customer to a window: what the
+// recent calls list, the hall announces and the LED bars show.
+var CallKinds = []string{EvCall, EvRecall, EvUndoPass}
+
+// IsCall says whether ev calls a customer to a window.
+func IsCall(ev Event) bool { return ev.Ticket != nil && slices.Contains(CallKinds, ev.Kind) }
+
 // PutCurrent puts a ticket's committed state at the windows: the window
 // that holds it (called or serving) shows it, a window that held it before
 // lets it go.
@@ -96,10 +105,9 @@ func (s *Snapshot) putTicket(kind string, from Status, t Ticket) {
 		s.countDay(kind, from, t)
 	}
 	s.PutCurrent(t)
-	switch kind {
-	case EvCall, EvRecall, EvUndoPass:
+	if slices.Contains(CallKinds, kind) {
 		s.RecentCalls = putFront(s.RecentCalls, t, RecentCallsKept)
-	default:
+	} else {
 		replace(s.RecentCalls, t)
 	}
 	s.Passed = remove(s.Passed, t.ID)

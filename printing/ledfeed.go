@@ -50,17 +50,11 @@ func (b *LEDBoard) Update(c model.Change) {
 
 func (b *LEDBoard) calledHere(events []model.Event) bool {
 	for _, ev := range events {
-		if isCall(ev) && (b.Window == 0 || ev.Ticket.Window == b.Window) {
+		if model.IsCall(ev) && (b.Window == 0 || ev.Ticket.Window == b.Window) {
 			return true
 		}
 	}
 	return false
-}
-
-// isCall says whether ev calls a customer to a window: a call, a recall or
-// an undone pass.
-func isCall(ev model.Event) bool {
-	return ev.Ticket != nil && (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass)
 }
 
 // follow keeps which ticket was last called at a window bar's window. A
@@ -70,7 +64,7 @@ func (b *LEDBoard) follow(c model.Change) {
 		return
 	}
 	for _, ev := range c.Events {
-		if isCall(ev) && ev.Ticket.Window == b.Window {
+		if model.IsCall(ev) && ev.Ticket.Window == b.Window {
 			b.last = ev.Ticket.ID
 		}
 	}

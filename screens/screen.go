@@ -166,7 +166,7 @@ func (h *Hall) show(u model.Change) {
 	// Rows and lines show and hide: lay the screen out again.
 	h.content.Refresh()
 	for _, ev := range u.Events {
-		if (ev.Kind == model.EvCall || ev.Kind == model.EvRecall || ev.Kind == model.EvUndoPass) && ev.Ticket != nil {
+		if model.IsCall(ev) {
 			h.startFlash()
 			select {
 			case h.say <- *ev.Ticket:

@@ -144,7 +144,7 @@ func (s *GormStore) windowStates(r *txn) ([]model.WindowState, error) {
 // sorting the day's tickets.
 func (s *GormStore) recentCalls(r *txn, date string) ([]model.Ticket, error) {
 	var evs []eventRow
-	err := r.Select("ticket_id").Where("branch_id = ? AND kind IN ?", s.branchID, []string{model.EvCall, model.EvRecall, model.EvUndoPass}).
+	err := r.Select("ticket_id").Where("branch_id = ? AND kind IN ?", s.branchID, model.CallKinds).
 		Order("version DESC").Limit(model.RecentCallsKept * 3).Find(&evs).Error
 	if err != nil {
 		return nil, err
