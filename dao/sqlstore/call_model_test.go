@@ -20,6 +20,7 @@ import (
 // transferred in from another service.
 func TestCallNextAgreesWithModel(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		clearOfDayEnd(t, 15*time.Minute, s)
 		var ids []int64
 		add := func(tk model.Ticket) { ids = append(ids, tk.ID) }
 		for _, svc := range []string{"A", "A", "A", "A", "B", "B", "V"} {

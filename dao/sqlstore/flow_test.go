@@ -13,6 +13,7 @@ import (
 // order, across the services the window serves.
 func TestServingOrder(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		clearOfDayEnd(t, 15*time.Minute, s)
 		a1 := take(t, s, "A", 0)
 		b1 := take(t, s, "B", 0)
 		a2 := take(t, s, "A", 0)

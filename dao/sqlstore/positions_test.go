@@ -14,6 +14,7 @@ import (
 // time measured and one window paused.
 func TestPositionsMatchPosition(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		clearOfDayEnd(t, 15*time.Minute, s)
 		var ids []int64
 		for i := 0; i < 6; i++ {
 			ids = append(ids, take(t, s, "A", 0).ID, take(t, s, "B", 0).ID)

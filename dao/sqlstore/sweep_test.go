@@ -24,6 +24,7 @@ func TestConcurrentSweepers(t *testing.T) {
 			stores[i] = s
 		}
 		s := stores[0]
+		clearOfDayEnd(t, 15*time.Minute, stores...)
 		const n = 60
 		for i := 0; i < n; i++ {
 			take(t, s, "A", 0)
@@ -97,6 +98,7 @@ func pausedWindows(rs []model.SweepResult) int {
 // a window holding a ticket is left alone; a paused window cannot call.
 func TestIdleWindowsPaused(t *testing.T) {
 	s := daotest.SQLite(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
 	take(t, s, "A", 0)
 	held := ok(t)(s.CallNext(bg, 2, ""))
 	s.ShiftClock(301 * time.Second)
