@@ -81,8 +81,10 @@ type Store interface {
 	Queue
 	Live
 	Config
-	// Sweep applies the timers: call timeout, recall pool, idle windows.
-	// Safe to run from several PCs at once.
+	Alerts
+	// Sweep applies the timers: call timeout, recall pool, idle windows,
+	// and raises and ends the alerts whose conditions it decides. Safe to
+	// run from several PCs at once.
 	Sweep(ctx context.Context) (SweepResult, error)
 	// ReportDevice records that one of this PC's devices (printer, voice,
 	// led) failed, or recovered when fault is "", so the manager sees it.
