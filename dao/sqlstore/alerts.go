@@ -109,7 +109,10 @@ func (t *txn) alert(id int64) (alertRow, error) {
 }
 
 // AckAlert records the manager's acknowledgement, once, at the database
-// clock, and logs it.
+// clock, and logs it. Whether the alert is done (ended and acknowledged)
+// is decided on the row as updated, and the event carries the row as it
+// is then, so an alert ending on another PC at the same moment is never
+// left half done.
 func (s *GormStore) AckAlert(ctx context.Context, id int64) (model.Alert, error) {
 	var out model.Alert
 	err := s.write(ctx, func(t *txn) error {
@@ -121,20 +124,21 @@ func (s *GormStore) AckAlert(ctx context.Context, id int64) (model.Alert, error)
 		if err != nil {
 			return err
 		}
-		res := t.Exec("UPDATE queue_alert SET ack_at = ?, ack_by = ? WHERE id = ? AND ack_at IS NULL", t.now, a.AckBy, id)
+		res := t.Exec("UPDATE queue_alert SET ack_at = ?, ack_by = ? WHERE id = ? AND ack_at IS NULL", a.AckAt, a.AckBy, id)
 		if res.Error != nil {
 			return res.Error
 		}
 		if res.RowsAffected == 0 {
 			return errConflict // acknowledged meanwhile: the retry says by whom
 		}
-		if a.Cleared != nil {
-			if err := t.Exec("UPDATE queue_alert SET done = ? WHERE id = ?", true, id).Error; err != nil {
-				return err
-			}
+		if err := t.Exec("UPDATE queue_alert SET done = ? WHERE id = ? AND open_key <> 0", true, id).Error; err != nil {
+			return err
 		}
-		out = a
-		t.emit(pendingEvent{kind: model.EvAlertAck, alert: &a, windowNo: a.Window})
+		if row, err = t.alert(id); err != nil {
+			return err
+		}
+		out = row.toModel()
+		t.emit(pendingEvent{kind: model.EvAlertAck, alert: &out, windowNo: out.Window})
 		return nil
 	})
 	return out, err

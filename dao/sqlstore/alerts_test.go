@@ -1,7 +1,10 @@
 package sqlstore_test
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -361,4 +364,53 @@ func TestConcurrentAlertSweepers(t *testing.T) {
 func sameAlerts(a, b []model.Alert) bool {
 	key := func(x model.Alert) [4]any { return [4]any{x.ID, x.Kind, x.Subject, x.Cleared != nil} }
 	return slices.EqualFunc(a, b, func(x, y model.Alert) bool { return key(x) == key(y) })
+}
+
+// The manager acknowledges alerts at the moment their devices recover on
+// other PCs: each ends up done (out of the snapshot), and a follower of
+// the events agrees, whichever commits first.
+func TestAlertAckWhileItEnds(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		mgr, pcs := openStore(t, dsn), openStore(t, dsn)
+		const n = 12
+		terminal := func(i int) context.Context { return model.WithActor(bg, fmt.Sprintf("取号机%d", i)) }
+		for i := range n {
+			okAny(t, pcs.ReportDevice(terminal(i), "printer", "缺纸"))
+		}
+		start, err := mgr.Snapshot(bg)
+		okAny(t, err)
+		if len(start.Alerts) != n {
+			t.Fatalf("%d alerts, want %d", len(start.Alerts), n)
+		}
+		var wg sync.WaitGroup
+		for i, a := range start.Alerts {
+			wg.Add(2)
+			go func() { defer wg.Done(); _, err := mgr.AckAlert(model.WithActor(bg, "经理"), a.ID); okAny(t, err) }()
+			go func() { defer wg.Done(); okAny(t, pcs.ReportDevice(terminal(n-1-i), "printer", "")) }()
+		}
+		wg.Wait()
+		fresh, err := mgr.Snapshot(bg)
+		okAny(t, err)
+		evs, err := mgr.EventsSince(bg, start.Version, 1000)
+		okAny(t, err)
+		followed := start.Clone()
+		for _, ev := range evs {
+			if !followed.Apply(ev) {
+				t.Fatalf("event %d not applied", ev.Version)
+			}
+		}
+		if len(fresh.Alerts) != 0 || len(followed.Alerts) != 0 {
+			t.Fatalf("alerts left: %d in a fresh snapshot, %d followed; want none", len(fresh.Alerts), len(followed.Alerts))
+		}
+	})
+}
+
+func openStore(t *testing.T, dsn string) *sqlstore.GormStore {
+	t.Helper()
+	s, err := sqlstore.Open(bg, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
