@@ -55,8 +55,15 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 			return res, err
 		}
 	}
+	mark, due, err := s.alertsDue(ctx, now)
+	if err != nil || !due {
+		return res, err
+	}
 	n, err := s.sweepAlerts(ctx, st.Alerts, now)
 	res.Alerts += n
+	if err == nil {
+		s.alerts.Store(&mark)
+	}
 	return res, err
 }
 

@@ -14,6 +14,33 @@ var sweptKinds = []string{model.AlertIdlePause, model.AlertPassedRatio, model.Al
 
 type alertKey struct{ kind, subject string }
 
+// alertRecheck bounds how long a store goes without deciding the alerts
+// when nothing was logged: only time moves the conditions then (a window
+// idle long enough, a condition false long enough), and seconds do not
+// matter to them.
+const alertRecheck = 10 * time.Second
+
+// alertMark is the branch version and clock of a store's last alert sweep.
+type alertMark struct {
+	version int64
+	at      time.Time
+}
+
+// alertsDue says whether this sweep decides the alerts: after any logged
+// change since the last time, or alertRecheck later. Counting the day's
+// tickets is the dearest read of a sweep, which every PC on the database
+// runs every two seconds; a quiet hall spares it.
+func (s *GormStore) alertsDue(ctx context.Context, now time.Time) (alertMark, bool, error) {
+	v, err := s.version(s.db.WithContext(ctx))
+	if err != nil {
+		return alertMark{}, false, s.wrap(err)
+	}
+	mark := alertMark{v, now}
+	last := s.alerts.Load()
+	due := last == nil || last.version != v || now.Sub(last.at) >= alertRecheck || now.Before(last.at)
+	return mark, due, nil
+}
+
 // sweepAlerts compares the conditions that hold now (model.AlertRules,
 // from the day's counts and the windows) with the open alerts: a new
 // condition raises one, a condition false for alert_clear_s ends its
