@@ -27,7 +27,8 @@ type ManagerDeps struct {
 	// Open shows a written file (the report) to the user.
 	Open func(path string) error
 	// Sound plays the alert sound once, without blocking: the monitor
-	// calls it on the UI goroutine for each new alert.
+	// calls it on the UI goroutine when new alerts arrive, once however
+	// many came together, and never again for the same alert.
 	Sound func()
 }
 
