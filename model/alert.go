@@ -20,9 +20,6 @@ const (
 	AlertDevice      = "device"       // a PC's printer, voice or LED bar failed
 )
 
-// AlertKinds lists the kinds in the order the manager reads them.
-var AlertKinds = []string{AlertIdlePause, AlertPassedRatio, AlertWaitingIdle, AlertDevice}
-
 // AlertsKept bounds the alerts a snapshot carries, newest first.
 const AlertsKept = 50
 

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +90,13 @@ func (l *alertList) show(s model.Snapshot, in func(time.Time) time.Time) int {
 			r.ack.Show()
 		}
 		r.box.Show()
+	}
+	// An alert that left the list is done for good: forget it, so the
+	// screen's memory stays flat however long it runs.
+	for id := range l.heard {
+		if !slices.Contains(l.ids, id) {
+			delete(l.heard, id)
+		}
 	}
 	l.none.Hidden = len(s.Alerts) > 0
 	l.box.Hidden = len(s.Alerts) == 0
