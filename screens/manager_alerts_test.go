@@ -101,3 +101,22 @@ func TestManagerAlertsSoundOnceAndAcknowledge(t *testing.T) {
 		t.Fatalf("%d sounds, want still 2", n)
 	}
 }
+
+// The monitor's health warnings use the branch's thresholds: a lower
+// alert_waiting warns of a shorter queue, once the settings reload.
+func TestHealthWarningsFollowTheSettings(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1024, 768)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	take(t, st, "A", 3)
+	waitFor(t, "3 waiting, under the default 20", func() bool {
+		return m.snap.Services[0].Waiting == 3 && labelsOf(m.mon.warn) == "运行正常"
+	})
+	if err := st.SetSetting(context.Background(), "alert_waiting", "2"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the idle-window warning at 3 waiting", func() bool {
+		return strings.Contains(labelsOf(m.mon.warn), "有 3 人等候")
+	})
+}
