@@ -1,7 +1,6 @@
 package model
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"time"
@@ -53,15 +52,6 @@ func WindowSubject(n int) string { return strconv.Itoa(n) }
 
 // DeviceSubject names one device of one PC.
 func DeviceSubject(terminal, kind string) string { return terminal + "/" + kind }
-
-// Alerts is the manager acknowledging alerts; raising and clearing them
-// is the store's own work (Sweep, ReportDevice).
-type Alerts interface {
-	// AckAlert records that the manager (the actor of ctx) saw the alert,
-	// at the database clock. An unknown alert is ENotFound, one already
-	// acknowledged EInvalidTransition.
-	AckAlert(ctx context.Context, id int64) (Alert, error)
-}
 
 // AlertRules are the thresholds of the alert settings.
 type AlertRules struct {

@@ -75,6 +75,15 @@ type Config interface {
 	SetBranch(ctx context.Context, name, zone string) error
 }
 
+// Alerts is the manager acknowledging alerts (Alert); raising and
+// ending them is the store's own work, in Sweep and ReportDevice.
+type Alerts interface {
+	// AckAlert records that the manager (the actor of ctx) saw the alert,
+	// at the database clock. An unknown alert is ENotFound, one already
+	// acknowledged EInvalidTransition.
+	AckAlert(ctx context.Context, id int64) (Alert, error)
+}
+
 // Store is the whole queue of one branch, whether the database is local,
 // shared, or behind a peer server.
 type Store interface {
