@@ -2,15 +2,19 @@ package app
 
 import (
 	"context"
+	"log"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
 	"jiaohao/dao/peer"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
+	"jiaohao/printing"
 	"jiaohao/reports"
 	"jiaohao/screens"
 )
@@ -24,6 +28,7 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
 		return err
 	}}
+	deps.Sound = be.alertSound()
 	render := renderer(be.st, be.gorm)
 	if render == nil {
 		return deps
@@ -85,4 +90,20 @@ func reportDir() string {
 		return dir
 	}
 	return os.TempDir()
+}
+
+// alertSound plays the chime for a new alert on this PC's speakers, with
+// the branch's voice engine. The engine is looked up at the first alert,
+// off the UI goroutine, so a manager that never gets one never looks.
+func (be *backend) alertSound() func() {
+	chime := sync.OnceValue(func() *printing.AlertChime {
+		name := "auto"
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if set, err := be.st.Settings(ctx); err == nil && set.Raw["voice_engine"] != "" {
+			name = set.Raw["voice_engine"]
+		}
+		return printing.NewAlertChime(nil, name, log.Printf)
+	})
+	return func() { go chime().Play() }
 }

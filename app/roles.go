@@ -56,7 +56,8 @@ var roleScreens = map[model.Role]roleScreen{
 	},
 	model.RoleManager: {
 		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
-			return screens.NewManager(ctx, w, be.st, be.managerDeps(a, cfg.Lang))
+			// Named for the event log: an acknowledged alert says who.
+			return screens.NewManager(model.WithActor(ctx, terminalName(cfg)), w, be.st, be.managerDeps(a, cfg.Lang))
 		},
 		size: fyne.NewSize(1024, 768), shot: fyne.NewSize(1024, 700),
 	},

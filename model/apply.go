@@ -36,6 +36,9 @@ func (s *Snapshot) Apply(ev Event) bool {
 	if ev.Device != nil {
 		s.putDevice(*ev.Device)
 	}
+	if ev.Alert != nil {
+		s.putAlert(*ev.Alert)
+	}
 	return true
 }
 
@@ -184,5 +187,6 @@ func (s Snapshot) Clone() Snapshot {
 	s.Windows = append([]WindowState(nil), s.Windows...)
 	s.RecentCalls = append([]Ticket(nil), s.RecentCalls...)
 	s.Passed = append([]Ticket(nil), s.Passed...)
+	s.Alerts = append([]Alert(nil), s.Alerts...)
 	return s
 }

@@ -33,6 +33,12 @@ var DefaultSettings = map[string]string{
 	"led_format":                "encoding=gb2312", // the branch's LED bars; see LEDFormat
 	"customer_url":              "",
 	"avg_service_s":             "300",
+	// Alert thresholds (seed 002 §4.1 and §5.2); see AlertRules.
+	"alert_passed_ratio_pct": "15", // the day's passed share of a service, percent; 0: off
+	"alert_passed_min":       "20", // tickets of the day before the passed share counts
+	"alert_waiting":          "20", // waiting while a window serving them is idle; 0: off
+	"alert_idle_s":           "60", // how long a window is idle before that counts
+	"alert_clear_s":          "60", // how long a condition stays false before its alert ends
 }
 
 // Settings is the typed view of the setting table.
@@ -49,18 +55,24 @@ type Settings struct {
 	Notice             string
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
+	Alerts             AlertRules
 }
 
 type intRange struct{ min, max int }
 
 var intSettings = map[string]intRange{
-	"call_timeout_s":        {5, 3600},
-	"recall_max":            {0, 10},
-	"idle_window_timeout_s": {0, 86400}, // 0 disables the idle pause
-	"requeue_offset":        {0, 100},
-	"number_width":          {1, 8},
-	"voice_repeat":          {1, 5},
-	"avg_service_s":         {10, 7200},
+	"call_timeout_s":         {5, 3600},
+	"recall_max":             {0, 10},
+	"idle_window_timeout_s":  {0, 86400}, // 0 disables the idle pause
+	"requeue_offset":         {0, 100},
+	"number_width":           {1, 8},
+	"voice_repeat":           {1, 5},
+	"avg_service_s":          {10, 7200},
+	"alert_passed_ratio_pct": {0, 100},
+	"alert_passed_min":       {1, 100000},
+	"alert_waiting":          {0, 100000},
+	"alert_idle_s":           {0, 86400},
+	"alert_clear_s":          {0, 86400},
 }
 
 // ValidateSetting checks one key and value; it says what is wrong in one
@@ -212,6 +224,13 @@ func ParseSettings(raw map[string]string) Settings {
 		NumberWidth:        num("number_width"),
 		Notice:             all["notice"],
 		DefaultServiceTime: time.Duration(num("avg_service_s")) * time.Second,
+		Alerts: AlertRules{
+			PassedPct:  num("alert_passed_ratio_pct"),
+			PassedMin:  num("alert_passed_min"),
+			Waiting:    num("alert_waiting"),
+			IdleFor:    time.Duration(num("alert_idle_s")) * time.Second,
+			ClearAfter: time.Duration(num("alert_clear_s")) * time.Second,
+		},
 	}
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])

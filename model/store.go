@@ -75,14 +75,25 @@ type Config interface {
 	SetBranch(ctx context.Context, name, zone string) error
 }
 
+// Alerts is the manager acknowledging alerts (Alert); raising and
+// ending them is the store's own work, in Sweep and ReportDevice.
+type Alerts interface {
+	// AckAlert records that the manager (the actor of ctx) saw the alert,
+	// at the database clock. An unknown alert is ENotFound, one already
+	// acknowledged EInvalidTransition.
+	AckAlert(ctx context.Context, id int64) (Alert, error)
+}
+
 // Store is the whole queue of one branch, whether the database is local,
 // shared, or behind a peer server.
 type Store interface {
 	Queue
 	Live
 	Config
-	// Sweep applies the timers: call timeout, recall pool, idle windows.
-	// Safe to run from several PCs at once.
+	Alerts
+	// Sweep applies the timers: call timeout, recall pool, idle windows,
+	// and raises and ends the alerts whose conditions it decides. Safe to
+	// run from several PCs at once.
 	Sweep(ctx context.Context) (SweepResult, error)
 	// ReportDevice records that one of this PC's devices (printer, voice,
 	// led) failed, or recovered when fault is "", so the manager sees it.

@@ -100,8 +100,11 @@ const (
 	EvWindow      = "window" // window status or services changed
 	EvConfig      = "config" // services or settings changed: reload the snapshot
 	EvWindowSaved = "window_saved"
-	EvResync      = "resync" // not stored: tells a watcher to reload the snapshot
-	EvDevice      = "device" // a PC's printer, voice or LED bar failed or recovered
+	EvResync      = "resync"      // not stored: tells a watcher to reload the snapshot
+	EvDevice      = "device"      // a PC's printer, voice or LED bar failed or recovered
+	EvAlert       = "alert"       // an alert was raised for the manager
+	EvAlertClear  = "alert_clear" // an alert's condition ended
+	EvAlertAck    = "alert_ack"   // the manager acknowledged an alert
 )
 
 // Event is one committed change. Version is per branch, gap-free and in
@@ -120,6 +123,7 @@ type Event struct {
 	Ticket     *Ticket   `json:"ticket,omitempty"`
 	WindowInfo *Window   `json:"window_info,omitempty"`
 	Device     *Device   `json:"device,omitempty"`
+	Alert      *Alert    `json:"alert,omitempty"` // the alert after the change
 }
 
 // Devices a PC reports on.
@@ -167,6 +171,8 @@ type Snapshot struct {
 	Passed       []Ticket       `json:"passed"`
 	Notice       string         `json:"notice"`
 	Faults       []Device       `json:"faults"` // devices failing now, by PC
+	// Alerts are those the manager still sees (Alert.Live), newest first.
+	Alerts []Alert `json:"alerts"`
 }
 
 // Position is where a waiting ticket stands.
@@ -193,6 +199,7 @@ type SweepResult struct {
 	Recalled int `json:"recalled"` // called -> recall pool
 	Passed   int `json:"passed"`   // called -> passed
 	Paused   int `json:"paused"`   // idle windows paused
+	Alerts   int `json:"alerts"`   // alerts raised
 }
 
 // TransferTarget is where a transfer sends a ticket: a window (same status

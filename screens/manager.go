@@ -26,6 +26,10 @@ type ManagerDeps struct {
 	Report ReportFunc
 	// Open shows a written file (the report) to the user.
 	Open func(path string) error
+	// Sound plays the alert sound once, without blocking: the monitor
+	// calls it on the UI goroutine when new alerts arrive, once however
+	// many came together, and never again for the same alert.
+	Sound func()
 }
 
 // Manager is the branch manager's console: a live monitor with the health
@@ -35,7 +39,8 @@ type Manager struct {
 	w    fyne.Window
 	deps ManagerDeps
 
-	snap model.Snapshot
+	snap  model.Snapshot
+	rules model.AlertRules // the branch's thresholds, from the settings
 
 	mon      *monitor
 	services *servicesPage
@@ -52,7 +57,8 @@ type Manager struct {
 func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps ManagerDeps) *Manager {
 	m := &Manager{w: w, deps: deps}
 	m.base.ctx, m.base.st = ctx, st
-	m.mon = newMonitor()
+	m.rules = model.ParseSettings(nil).Alerts
+	m.mon = newMonitor(newAlertList(m))
 	m.services = newServicesPage(m)
 	m.windows = newWindowsPage(m)
 	m.settings = newSettingsPage(m)
@@ -83,7 +89,11 @@ func (m *Manager) Content() fyne.CanvasObject { return m.content }
 // always cause one.
 func (m *Manager) show(u model.Change) {
 	m.snap = u.Snapshot
-	m.mon.show(m.snap, healthWarnings(m.snap))
+	fresh := m.mon.alerts.show(m.snap, m.clock.in)
+	m.mon.show(m.snap, healthWarnings(m.snap, m.rules))
+	if fresh > 0 && m.deps.Sound != nil {
+		m.deps.Sound() // once for the alerts this change brought, however many
+	}
 	m.windows.show(m.snap)
 	if u.Reloaded {
 		m.services.load()

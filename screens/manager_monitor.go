@@ -11,23 +11,18 @@ import (
 	"jiaohao/model"
 )
 
-// Health thresholds from seed 002 §5.2.
-const (
-	passedRatioWarn = 0.15 // passed tickets over the day's tickets
-	idleQueueWarn   = 20   // waiting while a window sits idle
-)
-
-// monitor is the live page: warnings first, then each service's queue and
-// each window's state.
+// monitor is the live page: the alerts to acknowledge and the health
+// warnings first, then each service's queue and each window's state.
 type monitor struct {
 	warn, svc, win *lines
+	alerts         *alertList
 	content        fyne.CanvasObject
 }
 
-func newMonitor() *monitor {
-	m := &monitor{warn: newLines(), svc: newLines(), win: newLines()}
+func newMonitor(alerts *alertList) *monitor {
+	m := &monitor{warn: newLines(), svc: newLines(), win: newLines(), alerts: alerts}
 	card := func(key string, l *lines) fyne.CanvasObject { return widget.NewCard(tr(key), "", l.box) }
-	m.content = container.NewVScroll(container.NewVBox(
+	m.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("monitor.alerts"), "", alerts.content()),
 		card("monitor.health", m.warn), card("monitor.queues", m.svc), card("monitor.windows", m.win)))
 	return m
 }
@@ -94,22 +89,24 @@ func (l *lines) set(texts []string, imp widget.Importance) {
 }
 
 // healthWarnings lists the seed 002 §5.2 health warnings for s, from the
-// day's exact counts that the snapshot carries and the events keep current.
-func healthWarnings(s model.Snapshot) []string {
+// day's exact counts that the snapshot carries and the events keep current,
+// by the branch's alert thresholds. They show the state now; the alerts
+// above them are the occurrences the manager acknowledges.
+func healthWarnings(s model.Snapshot, rules model.AlertRules) []string {
 	var out []string
 	issued, passed := 0, 0
 	for _, c := range s.Services {
 		issued += c.Taken
 		passed += c.Passed
 	}
-	if issued > 0 && float64(passed)/float64(issued) > passedRatioWarn {
-		out = append(out, tr("monitor.warn_passed", kv("P", passed, "N", issued, "R", passed*100/issued)))
+	if rules.PassedHigh(issued, passed) {
+		out = append(out, tr("monitor.warn_passed", kv("P", passed, "N", issued, "R", passed*100/issued, "T", rules.PassedPct)))
 	}
 	for _, d := range s.Faults {
 		out = append(out, tr("monitor.warn_device", kv("Terminal", d.Terminal, "Kind", tr("device."+d.Kind), "Fault", d.Fault)))
 	}
 	for _, c := range s.Services {
-		if c.Waiting <= idleQueueWarn {
+		if rules.Waiting <= 0 || c.Waiting <= rules.Waiting {
 			continue
 		}
 		for _, w := range s.Windows {

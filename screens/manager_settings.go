@@ -69,6 +69,8 @@ func (p *settingsPage) load() {
 			return
 		}
 		p.loaded = got.Raw
+		p.m.rules = got.Alerts
+		p.m.mon.show(p.m.snap, healthWarnings(p.m.snap, p.m.rules))
 		for k, e := range p.entries {
 			e.SetText(got.Raw[k])
 		}

@@ -111,7 +111,7 @@ func TestManagerSavesSettingsTerminalsAndReports(t *testing.T) {
 // A failing device of any PC is a health warning in the manager's monitor.
 func TestHealthWarnsOfDeviceFaults(t *testing.T) {
 	s := model.Snapshot{Faults: []model.Device{{Terminal: "kiosk@pc1", Kind: "printer", Fault: "缺纸"}}}
-	got := healthWarnings(s)
+	got := healthWarnings(s, model.ParseSettings(nil).Alerts)
 	if len(got) != 1 || !strings.Contains(got[0], "kiosk@pc1") || !strings.Contains(got[0], "缺纸") || !strings.Contains(got[0], tr("device.printer")) {
 		t.Fatalf("warnings %q", got)
 	}

@@ -122,13 +122,14 @@ func (r *recorder) all() []model.Ticket {
 // A long queue with a window of its service paused is a warning; with the
 // window at lunch it is not (a planned break, like a closed window).
 func TestHealthIgnoresLunch(t *testing.T) {
-	s := model.Snapshot{Services: []model.ServiceCount{{Code: "A", Name: "个人业务", Waiting: idleQueueWarn + 1, Enabled: true}},
+	rules := model.ParseSettings(nil).Alerts
+	s := model.Snapshot{Services: []model.ServiceCount{{Code: "A", Name: "个人业务", Waiting: rules.Waiting + 1, Enabled: true}},
 		Windows: []model.WindowState{{Window: model.Window{Number: 1, Status: model.WindowPaused, Services: []string{"A"}}}}}
-	if got := healthWarnings(s); len(got) != 1 {
+	if got := healthWarnings(s, rules); len(got) != 1 {
 		t.Fatalf("paused: warnings %q, want one", got)
 	}
 	s.Windows[0].Status = model.WindowLunch
-	if got := healthWarnings(s); len(got) != 0 {
+	if got := healthWarnings(s, rules); len(got) != 0 {
 		t.Fatalf("at lunch: warnings %q, want none", got)
 	}
 }

@@ -59,6 +59,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/terminals", managers, s.addTerminal},
 		{"DELETE", "/api/v1/terminals/{id}", managers, s.revokeTerminal},
 		{"GET", "/api/v1/reports", managers, s.report},
+		{"POST", "/api/v1/alerts/{id}/ack", managers, s.ackAlert},
 	}
 }
 

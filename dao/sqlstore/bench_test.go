@@ -162,3 +162,42 @@ func eachBench(b *testing.B, fn func(b *testing.B, s *sqlstore.GormStore)) {
 		})
 	}
 }
+
+// BenchmarkSweepAlerts: one sweep that moves nothing, the cost every PC
+// on the database pays every two seconds, with the day's tickets the alert
+// rules count (3,000 waiting: a busy day) and one alert open. "quiet": no
+// change since the last sweep, the alerts are not decided again; "changed":
+// an event was logged before each sweep, they are.
+func BenchmarkSweepAlerts(b *testing.B) {
+	for _, changed := range []bool{false, true} {
+		name := map[bool]string{false: "quiet", true: "changed"}[changed]
+		b.Run(name, func(b *testing.B) {
+			eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+				waitingQueue(b, s, 3000)
+				if err := s.SetSetting(bg, "idle_window_timeout_s", "0"); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.RefreshStatistics(bg); err != nil {
+					b.Fatal(err)
+				}
+				s.ShiftClock(2 * time.Minute) // the idle windows count: an alert is open
+				if r, err := s.Sweep(bg); err != nil || r.Alerts != 1 {
+					b.Fatalf("first sweep %+v (%v), want one alert", r, err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if changed {
+						b.StopTimer()
+						if err := s.ReportDevice(bg, "led", ""); err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+					}
+					if r, err := s.Sweep(bg); err != nil || r.Alerts != 0 {
+						b.Fatalf("sweep %+v (%v)", r, err)
+					}
+				}
+			})
+		})
+	}
+}

@@ -52,7 +52,7 @@ func (r eventRow) toModel() model.Event {
 	}
 	var d eventDetail
 	if json.Unmarshal([]byte(r.Detail), &d) == nil {
-		e.Ticket, e.WindowInfo, e.Device, e.Detail = d.Ticket, d.Window, d.Device, d.Note
+		e.Ticket, e.WindowInfo, e.Device, e.Alert, e.Detail = d.Ticket, d.Window, d.Device, d.Alert, d.Note
 	}
 	return e
 }
@@ -63,6 +63,7 @@ type eventDetail struct {
 	Ticket *model.Ticket `json:"ticket,omitempty"`
 	Window *model.Window `json:"window,omitempty"`
 	Device *model.Device `json:"device,omitempty"`
+	Alert  *model.Alert  `json:"alert,omitempty"`
 	Note   string        `json:"note,omitempty"`
 }
 

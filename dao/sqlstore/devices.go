@@ -13,6 +13,8 @@ const devicesKept = 500
 
 // ReportDevice logs a device's state change as an event: the manager's
 // console follows it live and a snapshot carries the faults still open.
+// A fault raises an alert unless one is open for the device (a device
+// that keeps failing is one occurrence); a recovery ends it.
 func (s *GormStore) ReportDevice(ctx context.Context, kind, fault string) error {
 	fault = strings.TrimSpace(fault)
 	if !model.DeviceKinds[kind] {
@@ -21,9 +23,15 @@ func (s *GormStore) ReportDevice(ctx context.Context, kind, fault string) error 
 	if err := model.CheckFault(fault); err != nil {
 		return err
 	}
+	terminal := actorOf(ctx)
+	subject := model.DeviceSubject(terminal, kind)
 	return s.write(ctx, func(t *txn) error {
 		t.emit(pendingEvent{kind: model.EvDevice, device: &model.Device{Kind: kind, Fault: fault}})
-		return nil
+		if fault == "" {
+			return t.endOpenAlert(model.AlertDevice, subject)
+		}
+		_, err := t.raiseAlert(model.Alert{Kind: model.AlertDevice, Subject: subject, Terminal: terminal, Device: kind, Fault: fault})
+		return err
 	})
 }
 

@@ -78,6 +78,7 @@ func assertAllUnavailable(t *testing.T, s *sqlstore.GormStore, tk model.Ticket, 
 		"Ticket":           func(ctx context.Context) error { _, err := s.Ticket(ctx, id); return err },
 		"TicketByPublicID": func(ctx context.Context) error { _, err := s.TicketByPublicID(ctx, tk.PublicID); return err },
 		"Position":         func(ctx context.Context) error { _, err := s.Position(ctx, id); return err },
+		"AckAlert":         func(ctx context.Context) error { _, err := s.AckAlert(ctx, 1); return err },
 		"SetWindowStatus":  func(ctx context.Context) error { _, err := s.SetWindowStatus(ctx, 1, model.WindowOpen); return err },
 		"SetWindowServices": func(ctx context.Context) error {
 			_, err := s.SetWindowServices(ctx, 1, []string{"A"})

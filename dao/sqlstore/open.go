@@ -33,8 +33,9 @@ type GormStore struct {
 	codes     codeCache
 	health    health
 	closeOnce sync.Once
-	file      string        // the embedded database's file; "" on a server
-	writers   chan struct{} // one slot per pooled connection; see writeOnce
+	file      string                    // the embedded database's file; "" on a server
+	writers   chan struct{}             // one slot per pooled connection; see writeOnce
+	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
 }
 
 var (

@@ -56,7 +56,10 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if err != nil {
 		return snap, err
 	}
-	snap.Faults, err = s.faults(r)
+	if snap.Faults, err = s.faults(r); err != nil {
+		return snap, err
+	}
+	snap.Alerts, err = s.liveAlerts(r)
 	return snap, err
 }
 

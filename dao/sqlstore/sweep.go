@@ -50,15 +50,28 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 	if st.IdleWindowTimeout > 0 {
 		n, err := s.pauseIdle(ctx, now.Add(-st.IdleWindowTimeout))
 		res.Paused = n
+		res.Alerts += n // each pause raised its alert
 		if err != nil {
 			return res, err
 		}
 	}
-	return res, nil
+	mark, due, err := s.alertsDue(ctx, now)
+	if err != nil || !due {
+		return res, err
+	}
+	n, err := s.sweepAlerts(ctx, st.Alerts, now)
+	res.Alerts += n
+	if err == nil {
+		s.alerts.Store(&mark)
+	}
+	return res, err
 }
 
 // pauseIdle pauses open windows that hold no ticket and have done nothing
-// since the cutoff, so numbers are not called to an empty desk.
+// since the cutoff, so numbers are not called to an empty desk. Each pause
+// raises its alert in the same transaction: the guarded update lets one
+// sweeper pause the window, so one alert is raised. The pause is a new
+// occurrence, so an alert still open from an earlier pause ends first.
 func (s *GormStore) pauseIdle(ctx context.Context, cutoff time.Time) (int, error) {
 	var nums []int
 	if err := s.db.WithContext(ctx).Raw("SELECT number FROM service_window WHERE branch_id = ? AND status = 1 AND current_ticket_id IS NULL AND last_action_at < ?",
@@ -81,7 +94,12 @@ func (s *GormStore) pauseIdle(ctx context.Context, cutoff time.Time) (int, error
 				return err
 			}
 			t.events[len(t.events)-1].note = "idle"
-			return nil
+			subject := model.WindowSubject(n)
+			if err := t.endOpenAlert(model.AlertIdlePause, subject); err != nil {
+				return err
+			}
+			_, err := t.raiseAlert(model.Alert{Kind: model.AlertIdlePause, Subject: subject, Window: n})
+			return err
 		})
 		switch {
 		case errors.Is(err, errSkip):

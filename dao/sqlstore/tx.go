@@ -37,6 +37,7 @@ type pendingEvent struct {
 	ticket   *model.Ticket
 	window   *model.Window
 	device   *model.Device
+	alert    *model.Alert
 	windowNo int
 	from, to model.Status
 	note     string
@@ -114,15 +115,12 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 // logEvents takes one version per event by incrementing branch.version: the
 // row lock orders commits, so versions become visible without gaps.
 func (t *txn) logEvents() error {
-	actor := model.ActorFrom(t.ctx)
-	if r := []rune(actor); len(r) > 60 {
-		actor = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the server
-	}
+	actor := actorOf(t.ctx)
 	for _, e := range t.events {
 		if e.device != nil {
 			e.device.Terminal, e.device.At = actor, t.now
 		}
-		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Device: e.device, Note: e.note})
+		detail, _ := json.Marshal(eventDetail{Ticket: e.ticket, Window: e.window, Device: e.device, Alert: e.alert, Note: e.note})
 		row := eventRow{BranchID: t.s.branchID, At: t.now, Kind: e.kind, FromStatus: int(e.from),
 			ToStatus: int(e.to), Actor: actor, Detail: string(detail), WindowNo: intPtr(e.windowNo)}
 		if e.ticket != nil {
