@@ -33,6 +33,15 @@ var DefaultSettings = map[string]string{
 	"led_format":                "encoding=gb2312", // the branch's LED bars; see LEDFormat
 	"customer_url":              "",
 	"avg_service_s":             "300",
+	// The passed share of a service's tickets above which the manager is
+	// warned (seed 002 §5.2: 15 %); the alerts and the daily health check
+	// read the same key.
+	"alert_passed_ratio_pct": "15",
+	// The daily health check (seed 002 §5.2): local time it runs on the
+	// host, after closing ("" turns the automatic run off), and the folder
+	// under the host's data folder it writes to (see CheckHealthDir).
+	"health_check_time": "20:00",
+	"health_check_dir":  "health",
 }
 
 // Settings is the typed view of the setting table.
@@ -49,18 +58,26 @@ type Settings struct {
 	Notice             string
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
+	// PassedAlertRatio is alert_passed_ratio_pct as a share (0.15).
+	PassedAlertRatio float64
+	// HealthCheckAt is health_check_time since local midnight; HealthCheckOn
+	// is false when it is "" (no automatic check).
+	HealthCheckAt  time.Duration
+	HealthCheckOn  bool
+	HealthCheckDir string
 }
 
 type intRange struct{ min, max int }
 
 var intSettings = map[string]intRange{
-	"call_timeout_s":        {5, 3600},
-	"recall_max":            {0, 10},
-	"idle_window_timeout_s": {0, 86400}, // 0 disables the idle pause
-	"requeue_offset":        {0, 100},
-	"number_width":          {1, 8},
-	"voice_repeat":          {1, 5},
-	"avg_service_s":         {10, 7200},
+	"call_timeout_s":         {5, 3600},
+	"recall_max":             {0, 10},
+	"idle_window_timeout_s":  {0, 86400}, // 0 disables the idle pause
+	"requeue_offset":         {0, 100},
+	"number_width":           {1, 8},
+	"voice_repeat":           {1, 5},
+	"avg_service_s":          {10, 7200},
+	"alert_passed_ratio_pct": {1, 100},
 }
 
 // ValidateSetting checks one key and value; it says what is wrong in one
@@ -85,6 +102,14 @@ func ValidateSetting(key, value string) error {
 		}
 	case "day_start":
 		if _, err := parseDayStart(value); err != nil {
+			return err
+		}
+	case "health_check_time":
+		if _, _, err := parseCheckTime(value); err != nil {
+			return err
+		}
+	case "health_check_dir":
+		if err := CheckHealthDir(value); err != nil {
 			return err
 		}
 	case "vip_enabled", "voice_chime":
@@ -216,6 +241,9 @@ func ParseSettings(raw map[string]string) Settings {
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
 	s.DayStart, _ = parseDayStart(all["day_start"])
+	s.PassedAlertRatio = float64(num("alert_passed_ratio_pct")) / 100
+	s.HealthCheckAt, s.HealthCheckOn, _ = parseCheckTime(all["health_check_time"])
+	s.HealthCheckDir = all["health_check_dir"]
 	return s
 }
 
