@@ -30,9 +30,9 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 	}
 	deps.NewToken = peer.NewToken
 	if be.gorm != nil {
-		deps.Terminals = be.gorm
+		deps.Terminals, deps.Health = be.gorm, be.health
 	} else if c, ok := be.st.(*peer.Client); ok {
-		deps.Terminals = c
+		deps.Terminals, deps.Health = c, c
 	}
 	deps.Report = func(ctx context.Context, from, to string) (string, error) {
 		f, err := render(ctx, from, to, reportLang(lang))

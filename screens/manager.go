@@ -26,6 +26,9 @@ type ManagerDeps struct {
 	Report ReportFunc
 	// Open shows a written file (the report) to the user.
 	Open func(path string) error
+	// Health is the daily health check on the host: the last one, and one
+	// now.
+	Health model.HealthDesk
 }
 
 // Manager is the branch manager's console: a live monitor with the health
@@ -90,6 +93,7 @@ func (m *Manager) show(u model.Change) {
 		m.settings.load()
 		m.terms.load()
 		m.reports.setDate(m.snap.BusinessDate)
+		m.reports.health.load()
 	}
 }
 
