@@ -19,7 +19,7 @@ func HealthCSV(h Health) ([]byte, error) {
 		{"health", "branch", "business_date", "checked_at", "flagged", "stuck", "passed_threshold", "passed_over"},
 		{"health", h.Branch, h.Date, h.CheckedAt.Format(time.RFC3339), strconv.FormatBool(h.Flagged), itoa(len(h.Stuck)),
 			strconv.FormatFloat(h.Threshold, 'f', 4, 64), strings.Join(h.PassedOver, " ")},
-		{"service", "code", "name", "taken", "done", "waiting", "passed", "passed_ratio", "passed_over", "called", "serving", "cancelled"},
+		{"service", "code", "name", "taken", "done", "waiting", "passed", "passed_ratio", "over_threshold", "called", "serving", "cancelled"},
 	}
 	for _, s := range h.Services {
 		rows = append(rows, healthRow("service", s))

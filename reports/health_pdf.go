@@ -42,10 +42,10 @@ func drawHealth(h Health, lang Lang, pages int) *pdfDoc {
 		d.cell(0, 8, w.Flagged, "", 1, "L", false)
 		d.font(11)
 		if len(h.Stuck) > 0 {
-			d.cell(0, rowH, "· "+fmt.Sprintf(w.StuckN, len(h.Stuck)), "", 1, "L", false)
+			d.cell(0, rowH, "- "+fmt.Sprintf(w.StuckN, len(h.Stuck)), "", 1, "L", false)
 		}
 		if len(h.PassedOver) > 0 {
-			d.cell(0, rowH, "· "+fmt.Sprintf(w.PassedOver, threshold(h.Threshold), strings.Join(h.PassedOver, " ")), "", 1, "L", false)
+			d.cell(0, rowH, "- "+fmt.Sprintf(w.PassedOver, threshold(h.Threshold), strings.Join(h.PassedOver, " ")), "", 1, "L", false)
 		}
 	}
 	d.SetTextColor(0, 0, 0)
