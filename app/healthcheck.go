@@ -163,7 +163,7 @@ func (h *healthHost) loop(ctx context.Context) {
 		for _, c := range ran {
 			h.logf("%s", healthLine(c))
 		}
-		if err != nil && ctx.Err() == nil {
+		if err != nil && ctx.Err() == nil && !storeDown(h.gs) { // an outage is logged once by the store
 			h.logf("health check: %s", model.ErrorMessage(err))
 		}
 		select {
