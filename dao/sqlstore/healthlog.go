@@ -12,20 +12,21 @@ var _ model.HealthLog = (*GormStore)(nil)
 
 // healthCheckRow is one business day's health check: the claim of its
 // automatic run (one row per day, so two hosts or a restarted one run it
-// once) and what the last run, automatic or on demand, found.
+// once) and what the last run, automatic or on demand, found. The row is
+// always inserted whole (ensureHealthRow), so no column needs a default.
 type healthCheckRow struct {
 	BranchID     int64      `gorm:"primaryKey;autoIncrement:false"`
 	BusinessDate string     `gorm:"primaryKey;size:10"`
-	ClaimedBy    string     `gorm:"size:80;not null;default:''"`
+	ClaimedBy    string     `gorm:"size:80;not null"`
 	ClaimedAt    *time.Time `gorm:"precision:6"`
 	DoneAt       *time.Time `gorm:"precision:6"` // the automatic run finished
 	CheckedAt    *time.Time `gorm:"precision:6"` // the findings' time; nil until a run records them
-	Host         string     `gorm:"size:80;not null;default:''"`
-	Dir          string     `gorm:"size:1000;not null;default:''"`
-	Taken        int        `gorm:"not null;default:0"`
-	Stuck        int        `gorm:"not null;default:0"`
-	PassedOver   string     `gorm:"size:200;not null;default:''"` // service codes, comma separated
-	Flagged      bool       `gorm:"not null;default:false"`
+	Host         string     `gorm:"size:80;not null"`
+	Dir          string     `gorm:"size:1000;not null"`
+	Taken        int        `gorm:"not null"`
+	Stuck        int        `gorm:"not null"`
+	PassedOver   string     `gorm:"size:200;not null"` // service codes, comma separated
+	Flagged      bool       `gorm:"not null"`
 }
 
 func (healthCheckRow) TableName() string { return "health_check" }
