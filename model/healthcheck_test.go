@@ -89,4 +89,7 @@ func TestHealthSettings(t *testing.T) {
 	if s.HealthCheckOn || s.PassedAlertRatio != 0.3 {
 		t.Fatalf("off and 30 %%: on %v ratio %v", s.HealthCheckOn, s.PassedAlertRatio)
 	}
+	if err := model.ValidateSetting("alert_passed_ratio_pct", "101"); model.ErrorCode(err) != model.EInvalidInput {
+		t.Fatalf("101 %% accepted (%v)", err)
+	}
 }

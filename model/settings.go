@@ -34,8 +34,8 @@ var DefaultSettings = map[string]string{
 	"customer_url":              "",
 	"avg_service_s":             "300",
 	// The passed share of a service's tickets above which the manager is
-	// warned (seed 002 §5.2: 15 %); the alerts and the daily health check
-	// read the same key.
+	// warned (seed 002 §5.2: 15 %; 0: off); the alerts and the daily health
+	// check read the same key.
 	"alert_passed_ratio_pct": "15",
 	// The daily health check (seed 002 §5.2): local time it runs on the
 	// host, after closing ("" turns the automatic run off), and the folder
@@ -58,7 +58,8 @@ type Settings struct {
 	Notice             string
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
-	// PassedAlertRatio is alert_passed_ratio_pct as a share (0.15).
+	// PassedAlertRatio is alert_passed_ratio_pct as a share (0.15); 0 is
+	// off.
 	PassedAlertRatio float64
 	// HealthCheckAt is health_check_time since local midnight; HealthCheckOn
 	// is false when it is "" (no automatic check).
@@ -77,7 +78,7 @@ var intSettings = map[string]intRange{
 	"number_width":           {1, 8},
 	"voice_repeat":           {1, 5},
 	"avg_service_s":          {10, 7200},
-	"alert_passed_ratio_pct": {1, 100},
+	"alert_passed_ratio_pct": {0, 100},
 }
 
 // ValidateSetting checks one key and value; it says what is wrong in one

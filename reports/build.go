@@ -48,6 +48,9 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose, passedAlert: settings.PassedAlertRatio}
+	if in.passedAlert == 0 {
+		in.passedAlert = 1 // the warning is off: no share is over 100 %
+	}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}

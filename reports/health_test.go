@@ -69,16 +69,25 @@ func TestHealthSummaryEqualsTheSeedQuery(t *testing.T) {
 		if !h.Flagged || h.Check().Stuck != stuck {
 			t.Fatalf("a day with %d stuck tickets is not flagged: %+v", stuck, h.Check())
 		}
-		// The threshold is the branch's setting, not a constant.
-		if err := st.SetSetting(context.Background(), "alert_passed_ratio_pct", "100"); err != nil {
+		// The threshold is the branch's setting, not a constant; 0 turns it off.
+		for _, pct := range []string{"100", "0"} {
+			if err := st.SetSetting(context.Background(), "alert_passed_ratio_pct", pct); err != nil {
+				t.Fatal(err)
+			}
+			d, err = reports.NewDaily(context.Background(), st, seededDay, reports.Options{Now: closedAt(st, seededDay)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Health.PassedOver) != 0 || d.Health.Threshold != 1 || d.Report.PassedWarning {
+				t.Fatalf("at %s %% nothing is over the threshold: over %v, threshold %v", pct, d.Health.PassedOver, d.Health.Threshold)
+			}
+		}
+		if err := st.SetSetting(context.Background(), "alert_passed_ratio_pct", "1"); err != nil {
 			t.Fatal(err)
 		}
 		d, err = reports.NewDaily(context.Background(), st, seededDay, reports.Options{Now: closedAt(st, seededDay)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(d.Health.PassedOver) != 0 || d.Health.Threshold != 1 || d.Report.PassedWarning {
-			t.Fatalf("at 100 %% nothing passes the threshold: over %v, threshold %v", d.Health.PassedOver, d.Health.Threshold)
+		if err != nil || len(d.Health.PassedOver) == 0 || !d.Report.PassedWarning {
+			t.Fatalf("at 1 %% the day's passed tickets are over it: over %v (%v)", d.Health.PassedOver, err)
 		}
 	})
 }
