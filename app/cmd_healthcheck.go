@@ -62,5 +62,8 @@ func healthLine(c model.HealthCheck) string {
 		}
 		verdict = "需要处理：" + strings.Join(why, "；")
 	}
+	if c.Dir == "" {
+		return fmt.Sprintf("%s 健康检查：当天无取号，未写文件", c.Date)
+	}
 	return fmt.Sprintf("%s 健康检查：取号 %d，%s；文件在 %s", c.Date, c.Taken, verdict, c.Dir)
 }
