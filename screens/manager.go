@@ -72,7 +72,8 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 		container.NewTabItem(tr("manager.terminals"), m.terms.content),
 		container.NewTabItem(tr("manager.reports"), m.reports.content),
 	)
-	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, m.tabs)
+	// The health banner is hidden unless the last daily check was flagged.
+	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, container.NewBorder(m.reports.health.banner, nil, nil, nil, m.tabs))
 	w.SetContent(m.content)
 	m.start(ctx, st, m)
 	return m

@@ -18,6 +18,7 @@ import (
 // rewrites its files on the host.
 type healthCard struct {
 	m       *Manager
+	banner  *widget.Label // across the top of every page while the last check is flagged
 	status  *widget.Label
 	where   *widget.Label
 	run     *widget.Button
@@ -26,7 +27,9 @@ type healthCard struct {
 }
 
 func newHealthCard(m *Manager, date func() string) *healthCard {
-	c := &healthCard{m: m, status: widget.NewLabel(""), where: widget.NewLabel(""), date: date}
+	c := &healthCard{m: m, banner: widget.NewLabel(""), status: widget.NewLabel(""), where: widget.NewLabel(""), date: date}
+	c.banner.Importance, c.banner.Wrapping = widget.DangerImportance, fyne.TextWrapWord
+	c.banner.Hide()
 	c.status.Wrapping, c.where.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 	c.where.TextStyle = fyne.TextStyle{Monospace: true}
 	c.run = widget.NewButton(tr("health.run"), c.runNow)
@@ -81,6 +84,7 @@ func (c *healthCard) show(h model.HealthCheck, err error) {
 		c.status.SetText(errText(err))
 		return
 	}
+	c.banner.Hidden = !h.Flagged
 	c.status.Importance, c.status.Text = widget.SuccessImportance, tr("health.fine", kv("Date", h.Date, "Taken", h.Taken))
 	if h.Flagged {
 		var why []string
@@ -92,8 +96,11 @@ func (c *healthCard) show(h model.HealthCheck, err error) {
 		}
 		c.status.Importance = widget.DangerImportance
 		c.status.Text = tr("health.flagged", kv("Date", h.Date, "Why", strings.Join(why, "；")))
+		c.banner.Text = tr("health.banner", kv("Date", h.Date, "Why", strings.Join(why, "；")))
 	}
+	c.banner.Refresh()
 	c.status.Refresh()
+	c.m.content.Refresh()
 	if h.Dir == "" {
 		c.where.SetText(tr("health.nofiles"))
 		return

@@ -58,10 +58,20 @@ func TestManagerSeesTheLastHealthCheck(t *testing.T) {
 	if !strings.Contains(where, "host-pc") || !strings.Contains(where, "jiaohao-health-2026-11-02.pdf") {
 		t.Fatalf("files shown as %q", where)
 	}
+	var banner string
+	var shown bool
+	WithUI(func() { banner, shown = card.banner.Text, card.banner.Visible() })
+	if !shown || !strings.Contains(banner, "2026-11-02 健康检查需要处理") {
+		t.Fatalf("the banner over every page: %q, shown %v", banner, shown)
+	}
 	waitFor(t, "report dates", func() bool { return m.reports.from.Date != nil })
 	var day string
 	WithUI(func() { day = m.reports.firstDate(); test.Tap(card.run) })
 	waitFor(t, "check run", func() bool { return strings.HasPrefix(card.status.Text, day+" 正常") })
+	WithUI(func() { shown = card.banner.Visible() })
+	if shown {
+		t.Fatal("the banner stays after a fine check")
+	}
 	desk.mu.Lock()
 	defer desk.mu.Unlock()
 	if len(desk.asked) != 1 || desk.asked[0] != day {
