@@ -126,7 +126,9 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 	if err != nil {
 		return nil, fmt.Errorf("demo server: %w", err)
 	}
-	srv := peer.NewServer(d.gs, d.gs, peer.Options{SweepEvery: time.Second, TakePerMinute: -1, Report: hostReport(d.gs)})
+	// The demo's manager checks a day on demand; the files go beside the demo database.
+	health := newHealthHost(d.gs, "", "zh", func(string, ...any) {})
+	srv := peer.NewServer(d.gs, d.gs, peer.Options{SweepEvery: time.Second, TakePerMinute: -1, Report: hostReport(d.gs), Health: health})
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Serve(sctx, ln) }()

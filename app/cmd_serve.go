@@ -12,10 +12,11 @@ import (
 	"jiaohao/dao/peer"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
+	"jiaohao/reports"
 )
 
 func init() {
-	register("serve", "host the branch for other PCs: --db DSN [--listen :8520] [--tls-cert F --tls-key F]", runServe)
+	register("serve", "host the branch for other PCs: --db DSN [--listen :8520] [--tls-cert F --tls-key F] [--health-dir D]", runServe)
 }
 
 // runServe is peer server mode without a screen: this PC holds the queue
@@ -29,11 +30,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keyFile := fs.String("tls-key", "", "TLS private key (PEM)")
 	takeLimit := fs.Int("take-limit", 30, "numbers one token may take per minute (0: no limit)")
 	sweep := fs.Duration("sweep", time.Second, "how often to apply call timeouts and idle-window pauses (0: never)")
+	healthDir := fs.String("health-dir", "", "folder for the daily health check's files (default: the health_check_dir setting under the data folder)")
+	healthLang := fs.String("health-lang", "zh", "language of the daily health check's PDFs: zh or en")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return model.Errorf(model.EInvalidInput, "--tls-cert 与 --tls-key 须同时给出 (give both --tls-cert and --tls-key)")
+	}
+	if _, err := reports.ParseLang(*healthLang); err != nil {
+		return err
 	}
 	if *takeLimit < 0 || *sweep < 0 {
 		return model.Errorf(model.EInvalidInput, "--take-limit 与 --sweep 不能为负 (must not be negative)")
@@ -65,7 +71,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if limit == 0 {
 		limit = -1
 	}
-	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(st)})
+	health := newHealthHost(st, *healthDir, *healthLang, func(f string, a ...any) { log.Info(fmt.Sprintf(f, a...)) })
+	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(st), Health: health})
+	hctx, stopHealth := context.WithCancel(ctx)
+	healthDone := make(chan struct{})
+	go func() { defer close(healthDone); health.loop(hctx) }()
+	defer func() { stopHealth(); <-healthDone }()
 	// The DSN may hold a password: name only the engine.
 	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
 	if tlsConf != nil {

@@ -31,6 +31,7 @@ var hostListen = ":" + defaultPort
 type backend struct {
 	st      model.Store
 	gorm    *sqlstore.GormStore // nil through a peer: reports and terminals go through the host
+	health  *healthHost         // the daily health check on this PC's database; nil through a peer
 	printer screens.PrintQueue
 	ann     screens.Announcer
 	closers []func()
@@ -70,6 +71,7 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 		be.st, be.gorm = gs, gs
 		gs.SetLogger(slog.New(slog.NewTextHandler(logfWriter(logf), nil))) // an outage's start and end, once each
 		be.closers = append(be.closers, func() { gs.Close() })
+		be.health = newHealthHost(gs, "", cfg.Lang, logf)
 		if cfg.Mode != screens.ModeHost || !be.host(ctx, gs, hostListen, logf) {
 			be.sweep(ctx, gs, logf)
 		}
@@ -96,16 +98,20 @@ func (be *backend) host(ctx context.Context, gs *sqlstore.GormStore, addr string
 		logf("not hosting on %s: %v", addr, err)
 		return false
 	}
-	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second, Report: hostReport(gs)})
+	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second, Report: hostReport(gs), Health: be.health})
 	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
+	done := make(chan struct{}, 2)
 	go func() {
-		defer close(done)
+		defer func() { done <- struct{}{} }()
 		if err := srv.Serve(sctx, ln); err != nil {
 			logf("peer server: %v", err)
 		}
 	}()
-	be.closers = append(be.closers, func() { cancel(); <-done })
+	go func() {
+		defer func() { done <- struct{}{} }()
+		be.health.loop(sctx) // the host writes the daily health check
+	}()
+	be.closers = append(be.closers, func() { cancel(); <-done; <-done })
 	logf("hosting the branch for other PCs on %s", ln.Addr())
 	return true
 }

@@ -35,9 +35,13 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 	}
 	deps.NewToken = peer.NewToken
 	if be.gorm != nil {
-		deps.Terminals = be.gorm
+		h := be.health
+		if h == nil { // a backend made without one (a tool, a test): checks on demand only
+			h = newHealthHost(be.gorm, "", lang, func(string, ...any) {})
+		}
+		deps.Terminals, deps.Health = be.gorm, h
 	} else if c, ok := be.st.(*peer.Client); ok {
-		deps.Terminals = c
+		deps.Terminals, deps.Health = c, c
 	}
 	deps.Report = func(ctx context.Context, from, to string) (string, error) {
 		f, err := render(ctx, from, to, reportLang(lang))

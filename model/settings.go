@@ -39,6 +39,11 @@ var DefaultSettings = map[string]string{
 	"alert_waiting":          "20", // waiting while a window serving them is idle; 0: off
 	"alert_idle_s":           "60", // how long a window is idle before that counts
 	"alert_clear_s":          "60", // how long a condition stays false before its alert ends
+	// The daily health check (seed 002 §5.2): local time it runs on the
+	// host, after closing ("" turns the automatic run off), and the folder
+	// under the host's data folder it writes to (see CheckHealthDir).
+	"health_check_time": "20:00",
+	"health_check_dir":  "health",
 }
 
 // Settings is the typed view of the setting table.
@@ -56,6 +61,11 @@ type Settings struct {
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
 	Alerts             AlertRules
+	// HealthCheckAt is health_check_time since local midnight; HealthCheckOn
+	// is false when it is "" (no automatic check).
+	HealthCheckAt  time.Duration
+	HealthCheckOn  bool
+	HealthCheckDir string
 }
 
 type intRange struct{ min, max int }
@@ -97,6 +107,14 @@ func ValidateSetting(key, value string) error {
 		}
 	case "day_start":
 		if _, err := parseDayStart(value); err != nil {
+			return err
+		}
+	case "health_check_time":
+		if _, _, err := parseCheckTime(value); err != nil {
+			return err
+		}
+	case "health_check_dir":
+		if err := CheckHealthDir(value); err != nil {
 			return err
 		}
 	case "vip_enabled", "voice_chime":
@@ -235,6 +253,8 @@ func ParseSettings(raw map[string]string) Settings {
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
 	s.DayStart, _ = parseDayStart(all["day_start"])
+	s.HealthCheckAt, s.HealthCheckOn, _ = parseCheckTime(all["health_check_time"])
+	s.HealthCheckDir = all["health_check_dir"]
 	return s
 }
 

@@ -47,7 +47,10 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	}
 	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
-		open: settings.BusinessOpen, close: settings.BusinessClose}
+		open: settings.BusinessOpen, close: settings.BusinessClose, passedAlert: float64(settings.Alerts.PassedPct) / 100}
+	if in.passedAlert == 0 {
+		in.passedAlert = 1 // the warning is off: no share is over 100 %
+	}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
@@ -79,6 +82,7 @@ type facts struct {
 	firstCall   map[int64]time.Time
 	initial     map[int]model.WindowStatus
 	changes     []model.WindowChange
+	passedAlert float64 // alert_passed_ratio_pct as a share; 0: PassedWarnRatio
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it
@@ -118,6 +122,7 @@ func (t *tally) add(tk *model.TicketFact) {
 	t.sources[tk.Source]++
 	row := t.svc.row(tk.IssueServiceID)
 	row.Count++
+	countStatus(&row.Statuses, model.Status(tk.Status))
 	if tk.Requeued > 0 {
 		row.Requeued++ // by the queue it was issued in, like the waits
 	}
@@ -145,7 +150,11 @@ func (t *tally) report() Report {
 	if r.Totals.Taken > 0 {
 		r.PassedRatio = float64(r.Totals.Passed) / float64(r.Totals.Taken)
 	}
-	r.PassedWarning = r.PassedRatio > PassedWarnRatio
+	r.PassedThreshold = t.in.passedAlert
+	if r.PassedThreshold <= 0 {
+		r.PassedThreshold = PassedWarnRatio
+	}
+	r.PassedWarning = r.PassedRatio > r.PassedThreshold
 	for id, row := range t.svc.rows {
 		ws := t.waits[id]
 		slices.Sort(ws)
@@ -217,6 +226,10 @@ func stuck(t *model.TicketFact, service string, loc *time.Location) StuckTicket 
 	if t.CalledAt != nil {
 		c := t.CalledAt.In(loc)
 		s.CalledAt = &c
+	}
+	if t.ServeStartedAt != nil {
+		c := t.ServeStartedAt.In(loc)
+		s.ServeStarted = &c
 	}
 	return s
 }

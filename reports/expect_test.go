@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"jiaohao/dao/sqlstore"
-	"jiaohao/model"
 	"jiaohao/reports"
 )
 
@@ -86,29 +85,17 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 		if d := local.Format("2006-01-02"); d < from || d > to {
 			continue
 		}
-		x.totals.Taken++
-		switch model.Status(tk.Status) {
-		case model.Done:
-			x.totals.Done++
-		case model.Passed:
-			x.totals.Passed++
-		case model.Cancelled:
-			x.totals.Cancelled++
-		case model.Waiting:
-			x.totals.Waiting++
-		case model.Called:
-			x.totals.Called++
-			x.stuck = append(x.stuck, tk.Number)
-		case model.Serving:
-			x.totals.Serving++
+		code := codes[tk.IssueServiceID]
+		s := x.services[code]
+		s.Count++
+		tallyStatus(&x.totals, tk.Status)
+		tallyStatus(&s.Statuses, tk.Status) // by the issue service, like Count
+		x.services[code] = s
+		if tk.Status == 2 || tk.Status == 4 {
 			x.stuck = append(x.stuck, tk.Number)
 		}
 		x.hours[local.Hour()]++
 		x.sources[tk.Source]++
-		code := codes[tk.IssueServiceID]
-		s := x.services[code]
-		s.Count++
-		x.services[code] = s
 		if fc, ok := firstCall[tk.ID]; ok {
 			w := fc.Sub(tk.IssuedAt)
 			waits[code] = append(waits[code], w)
@@ -302,4 +289,23 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// tallyStatus counts one ticket's status code (seed 003's numbers).
+func tallyStatus(t *reports.Totals, status int) {
+	t.Taken++
+	switch status {
+	case 1:
+		t.Waiting++
+	case 2:
+		t.Called++
+	case 3:
+		t.Passed++
+	case 4:
+		t.Serving++
+	case 5:
+		t.Done++
+	case 6:
+		t.Cancelled++
+	}
 }

@@ -46,22 +46,9 @@ func PDF(r Report, lang Lang) ([]byte, error) {
 }
 
 func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
-	f := gofpdf.New("P", "mm", "A4", "")
-	d := &pdfDoc{Fpdf: f, lb: labelsFor(lang)}
-	f.SetCatalogSort(true)
-	f.SetCreationDate(r.GeneratedAt)
-	f.SetModificationDate(r.GeneratedAt)
-	f.SetTitle(d.lb.Title+" "+r.Period.String(), true)
-	f.SetProducer("jiaohao", true)
-	f.AddUTF8FontFromBytes(assets.CJKFontName, "", assets.CJKFont)
-	f.SetMargins(margin, margin, margin)
-	f.SetAutoPageBreak(true, margin+5)
-	f.SetFooterFunc(func() {
-		f.SetY(-margin)
-		d.font(9)
-		d.cell(0, 5, fmt.Sprintf(d.lb.Page, f.PageNo(), pages), "", 0, "C", false)
-	})
-	f.AddPage()
+	lb := labelsFor(lang)
+	d := newDoc(lb, lb.Title+" "+r.Period.String(), r.GeneratedAt, pages)
+	f := d.Fpdf
 	d.header(r)
 	d.totals(r)
 	d.services(r)
@@ -72,6 +59,28 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 		return nil, fmt.Errorf("draw the PDF: %w", err)
 	}
 	return d, nil
+}
+
+// newDoc starts an A4 document in the embedded font, dated at (so the
+// same content gives the same bytes), with "page n of pages" footers.
+func newDoc(lb labels, title string, at time.Time, pages int) *pdfDoc {
+	f := gofpdf.New("P", "mm", "A4", "")
+	d := &pdfDoc{Fpdf: f, lb: lb}
+	f.SetCatalogSort(true)
+	f.SetCreationDate(at)
+	f.SetModificationDate(at)
+	f.SetTitle(title, true)
+	f.SetProducer("jiaohao", true)
+	f.AddUTF8FontFromBytes(assets.CJKFontName, "", assets.CJKFont)
+	f.SetMargins(margin, margin, margin)
+	f.SetAutoPageBreak(true, margin+5)
+	f.SetFooterFunc(func() {
+		f.SetY(-margin)
+		d.font(9)
+		d.cell(0, 5, fmt.Sprintf(d.lb.Page, f.PageNo(), pages), "", 0, "C", false)
+	})
+	f.AddPage()
+	return d
 }
 
 func (d *pdfDoc) heading(text string) {
@@ -107,7 +116,7 @@ func (d *pdfDoc) totals(r Report) {
 	d.cell(0, rowH, fmt.Sprintf("%s: %d", d.lb.Open, t.WaitingOrCalled()), "", 1, "L", false)
 	verdict := d.lb.PassedOK
 	if r.PassedWarning {
-		verdict = d.lb.PassedWarn
+		verdict = fmt.Sprintf(d.lb.PassedWarn, threshold(r.PassedThreshold))
 		d.SetTextColor(0xc0, 0x1c, 0x1c)
 	}
 	d.cell(0, rowH, fmt.Sprintf("%s: %s  %s", d.lb.PassedRatio, percent(r.PassedRatio), verdict), "", 1, "L", false)
@@ -226,6 +235,9 @@ func (d *pdfDoc) table(head []string, weights []float64, rows [][]string) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func percent(r float64) string { return strconv.FormatFloat(r*100, 'f', 1, 64) + "%" }
+
+// threshold is a setting's share as the manager typed it: 15%.
+func threshold(r float64) string { return strconv.FormatFloat(r*100, 'f', -1, 64) + "%" }
 
 // Clock writes a duration rounded to the second as m:ss or h:mm:ss.
 func Clock(d time.Duration) string {

@@ -13,8 +13,8 @@ import (
 )
 
 // PassedWarnRatio is the share of passed tickets above which the report
-// warns: the call timeout is too short or the announcements cannot be heard
-// (seed 002 §5.2).
+// warns when the branch sets no other (alert_passed_ratio_pct): the call
+// timeout is too short or the announcements cannot be heard (seed 002 §5.2).
 const PassedWarnRatio = 0.15
 
 // Report is everything the daily (or period) report shows.
@@ -35,6 +35,9 @@ type Report struct {
 	// PassedRatio is Totals.Passed / Totals.Taken (0 when nothing was taken).
 	PassedRatio   float64
 	PassedWarning bool
+	// PassedThreshold is the share PassedWarning compares with: the
+	// branch's alert_passed_ratio_pct.
+	PassedThreshold float64
 	// Stuck lists tickets still called or serving when the report was made
 	// (seed 003 §5.4: a finish that never reached the database).
 	Stuck []StuckTicket
@@ -70,6 +73,18 @@ type ServiceStats struct {
 	Served     int // done tickets served as this service: the sample of AvgService
 	AvgService time.Duration
 	Requeued   int // tickets put back in line after a pass (重叫)
+	// Statuses counts the service's tickets by their status now, by the
+	// service they were issued under like Count (Statuses.Taken == Count):
+	// the health summary's figures (seed 002 §5.2).
+	Statuses Totals
+}
+
+// PassedRatio is the service's passed share of its tickets.
+func (s ServiceStats) PassedRatio() float64 {
+	if s.Count == 0 {
+		return 0
+	}
+	return float64(s.Statuses.Passed) / float64(s.Count)
 }
 
 // WindowStats is one window: the done tickets it finished and the time it
@@ -106,6 +121,16 @@ type StuckTicket struct {
 	Window       int
 	IssuedAt     time.Time
 	CalledAt     *time.Time
+	ServeStarted *time.Time
+}
+
+// Since is when the ticket entered the status it was left in: its serving
+// start, else its (last) call.
+func (s StuckTicket) Since() *time.Time {
+	if s.Status == model.Serving && s.ServeStarted != nil {
+		return s.ServeStarted
+	}
+	return s.CalledAt
 }
 
 // waitBounds are the histogram's bucket edges; the last bucket is open.

@@ -30,6 +30,9 @@ type ManagerDeps struct {
 	// calls it on the UI goroutine when new alerts arrive, once however
 	// many came together, and never again for the same alert.
 	Sound func()
+	// Health is the daily health check on the host: the last one, and one
+	// now.
+	Health model.HealthDesk
 }
 
 // Manager is the branch manager's console: a live monitor with the health
@@ -75,7 +78,8 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 		container.NewTabItem(tr("manager.terminals"), m.terms.content),
 		container.NewTabItem(tr("manager.reports"), m.reports.content),
 	)
-	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, m.tabs)
+	// The health banner is hidden unless the last daily check was flagged.
+	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, container.NewBorder(m.reports.health.banner, nil, nil, nil, m.tabs))
 	w.SetContent(m.content)
 	m.start(ctx, st, m)
 	return m
@@ -100,6 +104,7 @@ func (m *Manager) show(u model.Change) {
 		m.settings.load()
 		m.terms.load()
 		m.reports.setDate(m.snap.BusinessDate)
+		m.reports.health.load()
 	}
 }
 

@@ -20,6 +20,7 @@ type reportsPage struct {
 	from, to *widget.DateEntry
 	run      *widget.Button
 	msg      *widget.Label
+	health   *healthCard
 	content  fyne.CanvasObject
 }
 
@@ -29,7 +30,9 @@ func newReportsPage(m *Manager) *reportsPage {
 	p.run = widget.NewButton(tr("reports.generate"), p.generate)
 	p.run.Importance = widget.HighImportance
 	form := widget.NewForm(widget.NewFormItem(tr("reports.from"), p.from), widget.NewFormItem(tr("reports.to"), p.to))
-	p.content = container.NewVBox(widget.NewCard(tr("manager.reports"), tr("reports.hint"), container.NewVBox(form, p.run, p.msg)))
+	p.health = newHealthCard(m, p.firstDate)
+	p.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("manager.reports"), tr("reports.hint"), container.NewVBox(form, p.run, p.msg)),
+		p.health.content))
 	if m.deps.Report == nil {
 		p.run.Disable()
 		p.msg.SetText(tr("reports.unavailable"))
@@ -48,6 +51,15 @@ func (p *reportsPage) setDate(day string) {
 			e.SetDate(&d)
 		}
 	}
+}
+
+// firstDate is the page's first day, "" (today on the host) when none is
+// picked.
+func (p *reportsPage) firstDate() string {
+	if p.from.Date == nil {
+		return ""
+	}
+	return p.from.Date.Format(time.DateOnly)
 }
 
 func (p *reportsPage) generate() {

@@ -60,12 +60,15 @@ func (s *Server) routes() []route {
 		{"DELETE", "/api/v1/terminals/{id}", managers, s.revokeTerminal},
 		{"GET", "/api/v1/reports", managers, s.report},
 		{"POST", "/api/v1/alerts/{id}/ack", managers, s.ackAlert},
+		{"GET", "/api/v1/healthcheck", managers, s.lastHealth},
+		{"POST", "/api/v1/healthcheck", managers, s.runHealth},
 	}
 }
 
 // selfBounded are the routes with their own bound: the event stream lives
-// as long as its subscriber, a report has ReportTimeout.
-var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true}
+// as long as its subscriber, a report and a health check have
+// ReportTimeout.
+var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true, "/api/v1/healthcheck": true}
 
 // api authenticates, checks the role, names the actor for the event log
 // and runs the handler, within the request deadline.

@@ -61,6 +61,8 @@ func TestAuthMatrix(t *testing.T) {
 		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M, 0}},
 		"GET /api/v1/reports":               {{"GET", "/api/v1/reports?from=2026-03-01", "", M, 0}},
 		"POST /api/v1/alerts/{id}/ack":      {{"POST", "/api/v1/alerts/999/ack", "", M, 0}},
+		"GET /api/v1/healthcheck":           {{"GET", "/api/v1/healthcheck", "", M, 0}},
+		"POST /api/v1/healthcheck":          {{"POST", "/api/v1/healthcheck", `{"date":"2026-03-01"}`, M, 0}},
 		"POST /api/v1/windows/{n}/call": {
 			{"POST", "/api/v1/windows/1/call", "", C | M, 1},
 			{"POST", "/api/v1/windows/2/call", "", M, 2},

@@ -41,6 +41,9 @@ type Options struct {
 	// Report renders the daily report for a manager PC; nil answers
 	// "unavailable".
 	Report ReportFunc
+	// Health is the host's daily health check for a manager PC; nil
+	// answers "unavailable".
+	Health model.HealthDesk
 	// Logger receives one line per request, with no token, query string or
 	// customer id in it. Default: discard.
 	Logger *slog.Logger

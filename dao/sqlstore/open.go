@@ -175,6 +175,10 @@ func (s *GormStore) DB() *gorm.DB { return s.db }
 // BranchID is the branch this Store serves.
 func (s *GormStore) BranchID() int64 { return s.branchID }
 
+// File is the embedded database's file, "" on a database server: the
+// host keeps its own files (the daily health check's) beside it.
+func (s *GormStore) File() string { return s.file }
+
 // Engine names the database engine.
 func (s *GormStore) Engine() string { return s.d.name() }
 

@@ -161,5 +161,5 @@ func (terminalRow) TableName() string { return "terminal" }
 
 func allTables() []any {
 	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
-		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}}
+		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}}
 }

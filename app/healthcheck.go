@@ -1,0 +1,175 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"time"
+
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+	"jiaohao/reports"
+)
+
+// The daily health check runs on the PC that holds the database: `jiaohao
+// serve` and the desktop PC that hosts the branch. Every minute it looks
+// for business days whose check time has passed and that no PC checked
+// yet, claims each in the database (one row per day, so a second host or
+// a restart does not write it again) and writes the day's files.
+
+const (
+	// healthEvery is how often the host looks for a day to check.
+	healthEvery = time.Minute
+	// healthCatchUp is how many days back a host that was off catches up.
+	healthCatchUp = 7
+	// healthLease is how long a claim stands before another PC may take the
+	// day over: its holder died mid-check.
+	healthLease = 10 * time.Minute
+)
+
+// healthHost runs the checks of one database on this PC.
+type healthHost struct {
+	gs *sqlstore.GormStore
+	// fixed is the folder the person at the host chose (serve
+	// --health-dir); "" means the health_check_dir setting under the
+	// host's data folder.
+	fixed  string
+	lang   reports.Lang
+	host   string // this PC, recorded with the check
+	holder string // this process, for the claims
+	logf   func(string, ...any)
+}
+
+var _ model.HealthDesk = (*healthHost)(nil)
+
+func newHealthHost(gs *sqlstore.GormStore, fixed, lang string, logf func(string, ...any)) *healthHost {
+	host, _ := os.Hostname()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return &healthHost{gs: gs, fixed: fixed, lang: reports.Lang(reportLang(lang)), host: host,
+		holder: host + "/" + hex.EncodeToString(b), logf: logf}
+}
+
+// folder is where the files go: the fixed folder, else the setting's
+// relative name (model.CheckHealthDir) under the data folder: beside the
+// embedded database, or this PC's jiaohao config folder on a server.
+func (h *healthHost) folder(set model.Settings) string {
+	if h.fixed != "" {
+		return h.fixed
+	}
+	base := filepath.Dir(h.gs.File())
+	if h.gs.File() == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			dir = "."
+		}
+		base = filepath.Join(dir, "jiaohao")
+	}
+	return filepath.Join(base, filepath.FromSlash(set.HealthCheckDir))
+}
+
+// LastHealthCheck is the manager's morning look.
+func (h *healthHost) LastHealthCheck(ctx context.Context) (model.HealthCheck, error) {
+	return h.gs.LastHealthCheck(ctx)
+}
+
+// RunHealthCheck checks date ("" is today's business date) now and
+// rewrites its files, whatever ran before.
+func (h *healthHost) RunHealthCheck(ctx context.Context, date string) (model.HealthCheck, error) {
+	if date == "" {
+		now, err := h.gs.Now(ctx)
+		if err != nil {
+			return model.HealthCheck{}, err
+		}
+		date = h.gs.Calendar(ctx).Date(now)
+	}
+	return h.run(ctx, date, "")
+}
+
+// run checks one day. The automatic run (holder set) of a day without
+// tickets records it and writes nothing: a closed day leaves no files.
+func (h *healthHost) run(ctx context.Context, date, holder string) (model.HealthCheck, error) {
+	set, err := h.gs.Settings(ctx)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	d, err := reports.NewDaily(ctx, h.gs, date, reports.Options{})
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	c := d.Health.Check()
+	c.Host = h.host
+	if holder == "" || c.Taken > 0 {
+		dir := h.folder(set)
+		if err := d.Save(dir, h.lang); err != nil {
+			return c, err
+		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		c.Dir, c.Files = dir, model.HealthFiles(date)
+	}
+	return c, h.gs.RecordHealthCheck(ctx, c, holder)
+}
+
+// tick runs every check that is due and not done, oldest first; it
+// returns the checks it ran.
+func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
+	set, err := h.gs.Settings(ctx)
+	if err != nil || !set.HealthCheckOn {
+		return nil, err
+	}
+	now, err := h.gs.Now(ctx)
+	if err != nil {
+		return nil, err
+	}
+	days := model.HealthDays(h.gs.Calendar(ctx), set.HealthCheckAt, now, healthCatchUp)
+	done, err := h.gs.HealthChecksDone(ctx, days)
+	if err != nil {
+		return nil, err
+	}
+	var ran []model.HealthCheck
+	for _, day := range days {
+		if done[day] {
+			continue
+		}
+		won, err := h.gs.ClaimHealthCheck(ctx, day, h.holder, healthLease)
+		if err != nil {
+			return ran, err
+		}
+		if !won {
+			continue // another PC has it
+		}
+		c, err := h.run(ctx, day, h.holder)
+		if err != nil {
+			return ran, err
+		}
+		ran = append(ran, c)
+	}
+	return ran, nil
+}
+
+// loop ticks until ctx ends; a failure is logged and tried again on the
+// next tick (the claim expires after healthLease).
+func (h *healthHost) loop(ctx context.Context) {
+	t := time.NewTicker(healthEvery)
+	defer t.Stop()
+	for {
+		tctx, cancel := context.WithTimeout(ctx, healthLease/2)
+		ran, err := h.tick(tctx)
+		cancel()
+		for _, c := range ran {
+			h.logf("%s", healthLine(c))
+		}
+		if err != nil && ctx.Err() == nil && !storeDown(h.gs) { // an outage is logged once by the store
+			h.logf("health check: %s", model.ErrorMessage(err))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+	"jiaohao/screens"
+)
+
+// yesterdayTicket opens dsn, takes one number on the previous business day
+// (its check is due whatever the time of day now) and closes it again.
+func yesterdayTicket(t *testing.T, dsn string) string {
+	t.Helper()
+	st, err := sqlstore.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.ShiftClock(-24 * time.Hour)
+	tk, err := st.TakeTicket(context.Background(), "A", 0, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk.BusinessDate
+}
+
+// waitFiles waits until dir holds the day's four files. The deadline only
+// turns a hang into a failure; nothing is timed.
+func waitFiles(t *testing.T, dir, day string) {
+	t.Helper()
+	want := model.HealthFiles(day)
+	slices.Sort(want)
+	deadline := time.Now().Add(60 * time.Second)
+	for !slices.Equal(files(t, dir), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no health check files in %s: %v", dir, files(t, dir))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lockedBuffer is a log two goroutines may write and read.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// `jiaohao serve` checks the day it missed by itself, into --health-dir,
+// with nobody asking.
+func TestServeRunsTheHealthCheckByItself(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	day := yesterdayTicket(t, dsn)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, []string{"--db", dsn, "--listen", "127.0.0.1:0", "--health-dir", dir}, &bytes.Buffer{}, &stderr)
+	}()
+	waitFiles(t, dir, day)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), day+" 健康检查") {
+		t.Fatalf("the log does not say the check ran:\n%s", stderr.String())
+	}
+}
+
+// The desktop PC that hosts the branch does too, into the setting's folder
+// beside its database.
+func TestHostingPCRunsTheHealthCheckByItself(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	day := yesterdayTicket(t, dsn)
+	old := hostListen
+	hostListen = "127.0.0.1:0"
+	t.Cleanup(func() { hostListen = old })
+	be, err := connect(context.Background(), Config{Role: model.RoleManager, Mode: screens.ModeHost, DSN: dsn}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.close()
+	waitFiles(t, filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "health"), day)
+}

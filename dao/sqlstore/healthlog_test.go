@@ -1,0 +1,128 @@
+package sqlstore_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+)
+
+// Several hosts (separate Stores, as separate processes would be) race to
+// claim the same days' automatic health check: for every day exactly one
+// wins, and once it is done nobody claims it again.
+func TestHealthCheckClaimedOncePerDay(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		const hosts, days = 4, 12
+		stores := make([]*sqlstore.GormStore, hosts)
+		for i := range stores {
+			s, err := sqlstore.Open(bg, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			stores[i] = s
+		}
+		for d := 0; d < days; d++ {
+			date := fmt.Sprintf("2026-10-%02d", d+1)
+			var mu sync.Mutex
+			var winners []int
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for h, s := range stores {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					won, err := s.ClaimHealthCheck(bg, date, fmt.Sprintf("host%d", h), 10*time.Minute)
+					if err != nil {
+						t.Errorf("host %d claiming %s: %v", h, date, err)
+						return
+					}
+					if won {
+						mu.Lock()
+						winners = append(winners, h)
+						mu.Unlock()
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			if len(winners) != 1 {
+				t.Fatalf("%s claimed by hosts %v, want exactly one", date, winners)
+			}
+			w := winners[0]
+			okAny(t, stores[w].RecordHealthCheck(bg, model.HealthCheck{Date: date, At: time.Now(), Host: "h", Dir: "/x", Taken: 3}, fmt.Sprintf("host%d", w)))
+			for h, s := range stores {
+				if won, err := s.ClaimHealthCheck(bg, date, fmt.Sprintf("late%d", h), 0); err != nil || won {
+					t.Fatalf("after %s was done host %d claimed it again (%v, %v)", date, h, won, err)
+				}
+			}
+		}
+		var rows int64
+		okAny(t, stores[0].DB().Raw("SELECT COUNT(*) FROM health_check").Scan(&rows).Error)
+		if rows != days {
+			t.Fatalf("%d rows for %d days", rows, days)
+		}
+		done, err := stores[0].HealthChecksDone(bg, []string{"2026-10-01", "2026-10-12", "2026-10-13"})
+		if err != nil || !done["2026-10-01"] || !done["2026-10-12"] || done["2026-10-13"] {
+			t.Fatalf("done = %v (%v)", done, err)
+		}
+	})
+}
+
+// A host that died mid-check leaves a claim; after the lease another takes
+// the day over, and the first can no longer mark it done.
+func TestHealthCheckClaimTakenOverAfterLease(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const date = "2026-11-02"
+		lease := 10 * time.Minute
+		won, err := s.ClaimHealthCheck(bg, date, "first", lease)
+		if err != nil || !won {
+			t.Fatalf("first claim: %v %v", won, err)
+		}
+		if won, err := s.ClaimHealthCheck(bg, date, "second", lease); err != nil || won {
+			t.Fatalf("second claim inside the lease won (%v, %v)", won, err)
+		}
+		s.ShiftClock(lease + time.Second)
+		if won, err := s.ClaimHealthCheck(bg, date, "second", lease); err != nil || !won {
+			t.Fatalf("second claim after the lease: %v %v", won, err)
+		}
+		err = s.RecordHealthCheck(bg, model.HealthCheck{Date: date, At: time.Now()}, "first")
+		if model.ErrorCode(err) != model.EConflict {
+			t.Fatalf("the first holder recorded after the takeover: %v", err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: date, At: time.Now(), Taken: 5, Stuck: 2, Flagged: true,
+			PassedOver: []string{"A", "V"}, Host: "pc1", Dir: "/data/health"}, "second"))
+		got, err := s.LastHealthCheck(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Date != date || got.Stuck != 2 || !got.Flagged || len(got.PassedOver) != 2 || got.PassedOver[1] != "V" ||
+			got.Dir != "/data/health" || len(got.Files) != 4 {
+			t.Fatalf("last check = %+v", got)
+		}
+	})
+}
+
+// A check on demand records what it found without finishing the day's
+// automatic run, and the last check shown prefers a day with tickets.
+func TestHealthCheckOnDemandAndLast(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		if _, err := s.LastHealthCheck(bg); model.ErrorCode(err) != model.ENotFound {
+			t.Fatalf("no check yet gave %v", err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-07", At: time.Now(), Taken: 40, Stuck: 1, Flagged: true, Dir: "d"}, ""))
+		if won, err := s.ClaimHealthCheck(bg, "2026-11-07", "host", time.Minute); err != nil || !won {
+			t.Fatalf("the day checked on demand could not be claimed for its automatic run: %v %v", won, err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-08", At: time.Now()}, "")) // a closed Sunday
+		got, err := s.LastHealthCheck(bg)
+		if err != nil || got.Date != "2026-11-07" || !got.Flagged {
+			t.Fatalf("last = %+v (%v), want Saturday's flagged check", got, err)
+		}
+	})
+}
