@@ -106,3 +106,12 @@ func ActorFrom(ctx context.Context) string {
 	s, _ := ctx.Value(actorKey{}).(string)
 	return s
 }
+
+// TicketFinder finds a ticket by the number a customer holds: floor staff
+// look it up for a customer who asks where they stand. The SQL adapter
+// has it; the peer server offers it on the staff page.
+type TicketFinder interface {
+	// TicketByNumber is the newest ticket with that number (its issue
+	// service and sequence); the caller checks its business date.
+	TicketByNumber(ctx context.Context, number string) (Ticket, error)
+}
