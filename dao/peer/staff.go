@@ -90,6 +90,11 @@ func (s *Server) staffAPI(rt route) http.Handler {
 		}
 		ctx := model.WithActor(r.Context(), actorName(sess.who))
 		ctx = context.WithValue(ctx, sessionKey{}, sess)
+		if rt.pattern == "/staff/api/events" {
+			var done func()
+			ctx, done = sess.follow(ctx) // signing out or expiry ends the stream too
+			defer done()
+		}
 		if err := rt.fn(w, r.WithContext(ctx), sess.who); err != nil {
 			writeError(w, err)
 		}

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -44,6 +45,43 @@ type staffSession struct {
 	who     principal // the terminal signed in with; a staff account later signs in to the same session
 	csrf    string
 	expires time.Time
+
+	mu      sync.Mutex
+	ended   bool
+	streams map[*context.CancelFunc]struct{} // the page's open event streams
+}
+
+// follow bounds an event stream by the session: it ends when the session
+// expires or is ended; done unregisters it.
+func (sess *staffSession) follow(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithDeadline(ctx, sess.expires)
+	key := &cancel
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.ended {
+		cancel()
+		return ctx, cancel
+	}
+	if sess.streams == nil {
+		sess.streams = map[*context.CancelFunc]struct{}{}
+	}
+	sess.streams[key] = struct{}{}
+	return ctx, func() {
+		sess.mu.Lock()
+		delete(sess.streams, key)
+		sess.mu.Unlock()
+		cancel()
+	}
+}
+
+// stop ends the session's streams, and any it would open.
+func (sess *staffSession) stop() {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.ended = true
+	for cancel := range sess.streams {
+		(*cancel)()
+	}
 }
 
 // staffSessions holds the sessions by the hash of their cookie value (a
@@ -93,6 +131,7 @@ func (ss *staffSessions) get(value string, now time.Time) (*staffSession, bool) 
 	defer ss.mu.Unlock()
 	sess, ok := ss.byKey[key]
 	if ok && !now.Before(sess.expires) {
+		sess.stop()
 		delete(ss.byKey, key)
 		return nil, false
 	}
@@ -103,7 +142,11 @@ func (ss *staffSessions) get(value string, now time.Time) (*staffSession, bool) 
 func (ss *staffSessions) end(value string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	delete(ss.byKey, HashToken(value))
+	key := HashToken(value)
+	if sess, ok := ss.byKey[key]; ok {
+		sess.stop()
+		delete(ss.byKey, key)
+	}
 }
 
 // endTerminal ends every session opened with a terminal's token.
@@ -112,6 +155,7 @@ func (ss *staffSessions) endTerminal(id int64) {
 	defer ss.mu.Unlock()
 	for k, sess := range ss.byKey {
 		if sess.who.ID == id {
+			sess.stop()
 			delete(ss.byKey, k)
 		}
 	}
@@ -124,12 +168,14 @@ func (ss *staffSessions) pruneLocked(now time.Time) {
 	var oldest time.Time
 	for k, sess := range ss.byKey {
 		if !now.Before(sess.expires) {
+			sess.stop()
 			delete(ss.byKey, k)
 		} else if oldestKey == "" || sess.expires.Before(oldest) {
 			oldestKey, oldest = k, sess.expires
 		}
 	}
 	if len(ss.byKey) >= maxStaffSessions {
+		ss.byKey[oldestKey].stop()
 		delete(ss.byKey, oldestKey)
 	}
 }

@@ -9,9 +9,12 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"jiaohao/model"
 )
@@ -416,5 +419,67 @@ func TestStaffLookupAndTake(t *testing.T) {
 	}
 	if img, err := png.Decode(bytes.NewReader(b)); err != nil || img.Bounds().Dx() != 320 {
 		t.Fatalf("QR image: %v", err)
+	}
+}
+
+// dialStaffEvents opens the page's event stream with c's cookie and the
+// given Origin.
+func (c *staffClient) dialEvents(t testing.TB, ctx context.Context, origin string) (*websocket.Conn, error) {
+	t.Helper()
+	u, _ := url.Parse(c.base)
+	hdr := http.Header{"Origin": {origin}}
+	for _, ck := range c.http.Jar.Cookies(u) {
+		hdr.Add("Cookie", ck.Name+"="+ck.Value)
+	}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.base, "http")+"/staff/api/events?since="+itoa(0), &websocket.DialOptions{HTTPHeader: hdr})
+	return conn, err
+}
+
+// The page's event stream is the PCs' one behind the session: another
+// site's page cannot open it with the phone's cookie, it carries the
+// events, and signing out ends it.
+func TestStaffEventStream(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard only
+	defer cancel()
+	c := signedIn(t, e)
+	if conn, err := c.dialEvents(t, ctx, "http://evil.example"); err == nil {
+		conn.CloseNow()
+		t.Fatal("another site's page opened the event stream")
+	}
+	if conn, err := newStaffClient(t, e.ts.URL, nil).dialEvents(t, ctx, e.ts.URL); err == nil {
+		conn.CloseNow()
+		t.Fatal("the event stream opened without a session")
+	}
+	conn, err := c.dialEvents(t, ctx, e.ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	tk, err := e.store.TakeTicket(ctx, "A", 0, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		_, b, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("stream: %v", err)
+		}
+		var m message
+		json.Unmarshal(b, &m)
+		if m.Kind == model.EvTake && m.TicketID == tk.ID {
+			break
+		}
+	}
+	if resp, b := c.do(t, "DELETE", "/staff/api/session", ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("sign out: %d %s", resp.StatusCode, b)
+	}
+	for {
+		if _, _, err := conn.Read(ctx); err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("the stream outlived its session")
+			}
+			break
+		}
 	}
 }
