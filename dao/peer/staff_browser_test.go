@@ -58,7 +58,8 @@ func (d *devtools) typeText(t *testing.T, ctx context.Context, text string) {
 // the queue; a tap takes a number, which shows with its QR code and
 // appears live in the queue count, as does a number taken at the kiosk; a
 // number passed at a window appears in the passed list without a reload,
-// and a tap requeues it in the store.
+// and a tap requeues it in the store; window states follow live; a change
+// without the CSRF token is refused; signing out ends the session.
 func TestStaffHandheldInBrowser(t *testing.T) {
 	needChromium(t)
 	e := newEnv(t, Options{})
@@ -135,6 +136,26 @@ func TestStaffHandheldInBrowser(t *testing.T) {
 	got, err := e.store.Ticket(ctx, tk.ID)
 	if err != nil || got.Status != model.Waiting || got.Requeued != 1 {
 		t.Fatalf("after the requeue tap: %+v %v", got, err)
+	}
+
+	// Window states follow too: a window paused at its PC shows paused.
+	windowOne := `(() => { const e = document.querySelector("#window-1"); return e ? e.dataset.status + "|" + e.querySelector(".badge").textContent : "" })()`
+	d.waitFor(t, ctx, windowOne, "open|开放")
+	if _, err := e.store.SetWindowStatus(ctx, 1, model.WindowPaused); err != nil {
+		t.Fatal(err)
+	}
+	d.waitFor(t, ctx, windowOne, "paused|暂停")
+
+	// The cookie alone is not enough, even from the page itself: a change
+	// without the CSRF token is refused and takes no number.
+	before := e.version(t)
+	if _, err := d.eval(ctx, `fetch("/staff/api/tickets", {method: "POST", headers: {"Content-Type": "application/json"}, body: '{"service":"A"}'})
+		.then((r) => { window.jiaohaoNoCSRF = String(r.status) }), ""`); err != nil {
+		t.Fatal(err)
+	}
+	d.waitFor(t, ctx, `String(window.jiaohaoNoCSRF)`, "403")
+	if v := e.version(t); v != before {
+		t.Fatalf("a change without the CSRF token was made: version %d -> %d", before, v)
 	}
 
 	// Look the number up: it waits again, with people ahead of it.

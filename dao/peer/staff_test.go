@@ -413,6 +413,15 @@ func TestStaffLookupAndTake(t *testing.T) {
 	if e.version(t) != v0 {
 		t.Fatal("a refused VIP take changed the queue")
 	}
+	// The QR code opens the customer page at the branch's customer_url
+	// when it is set, else where the handheld reached the host.
+	if err := e.store.SetSetting(ctx, "customer_url", "http://192.168.1.10:8520/"); err != nil {
+		t.Fatal(err)
+	}
+	resp, b = c.do(t, "GET", "/staff/api/lookup?number="+taken.Number, "")
+	if json.Unmarshal(b, &got) != nil || got.CustomerURL != "http://192.168.1.10:8520/t/"+taken.PublicID {
+		t.Fatalf("customer page of %s: %s", taken.Number, b)
+	}
 	resp, b = c.do(t, "GET", "/staff/api/tickets/"+itoa(taken.ID)+"/qr.png", "")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/png" {
 		t.Fatalf("QR: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
