@@ -100,7 +100,7 @@ func (r Role) TicketSource() string {
 	return string(r)
 }
 
-// Roles is the table, in the order the setup form offers it.
+// Roles is the whole table, in its order (DesktopRoles is what a PC runs).
 func Roles() []RoleSpec { return append([]RoleSpec(nil), roles...) }
 
 // DesktopRoles are the rows that run as the desktop program, in the
