@@ -36,6 +36,12 @@ type Ticket struct {
 	CalledAt     *time.Time `json:"called_at"`
 	ServeStartAt *time.Time `json:"serve_started_at"`
 	FinishedAt   *time.Time `json:"finished_at"`
+	// PrintAt names the kiosk terminal asked to print the ticket (a number
+	// taken on a handheld for a customer); PrintedAt is when that kiosk
+	// claimed the print, nil while it is still to come. A ticket printed
+	// where it was taken has neither.
+	PrintAt   string     `json:"print_at,omitempty"`
+	PrintedAt *time.Time `json:"printed_at,omitempty"`
 }
 
 // Service is a business type (业务类型) with its own numbering.
@@ -100,8 +106,9 @@ const (
 	EvWindow      = "window" // window status or services changed
 	EvConfig      = "config" // services or settings changed: reload the snapshot
 	EvWindowSaved = "window_saved"
-	EvResync      = "resync" // not stored: tells a watcher to reload the snapshot
-	EvDevice      = "device" // a PC's printer, voice or LED bar failed or recovered
+	EvResync      = "resync"  // not stored: tells a watcher to reload the snapshot
+	EvDevice      = "device"  // a PC's printer, voice or LED bar failed or recovered
+	EvPrinted     = "printed" // the kiosk a ticket asked claimed its print
 )
 
 // Event is one committed change. Version is per branch, gap-free and in
