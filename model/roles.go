@@ -40,6 +40,9 @@ const (
 	// customer who came back to the hall (FloorWindow): the floor is no
 	// window, so it calls, serves and drops nobody's waiting ticket.
 	PermFloor
+	// PermPrint claims and prints at this kiosk a number taken elsewhere
+	// for a customer (a handheld's), one the ticket names this kiosk for.
+	PermPrint
 )
 
 // RoleSpec is one row of the role table.
@@ -73,7 +76,7 @@ type RoleSpec struct {
 func (s RoleSpec) Desktop() bool { return s.Page == "" }
 
 var roles = []RoleSpec{
-	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake, Printer: true, Source: SourceKiosk},
+	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake | PermPrint, Printer: true, Source: SourceKiosk},
 	// A clerk takes a number for a customer at the window (窗口代取, seed 003 §2.1).
 	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},

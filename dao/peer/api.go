@@ -59,6 +59,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/terminals", managers, s.addTerminal},
 		{"DELETE", "/api/v1/terminals/{id}", managers, s.revokeTerminal},
 		{"GET", "/api/v1/reports", managers, s.report},
+		{"GET", "/api/v1/prints", model.PermPrint, s.pendingPrints},          // a kiosk's own only
+		{"POST", "/api/v1/prints/{id}/claim", model.PermPrint, s.claimPrint}, // a kiosk's own only
 	}
 }
 

@@ -60,6 +60,9 @@ func TestAuthMatrix(t *testing.T) {
 		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M, 0}},
 		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M, 0}},
 		"GET /api/v1/reports":               {{"GET", "/api/v1/reports?from=2026-03-01", "", M, 0}},
+		// A kiosk lists and claims its own prints (the ticket asks none: 404).
+		"GET /api/v1/prints":             {{"GET", "/api/v1/prints?kiosk=kiosk", "", K, 0}},
+		"POST /api/v1/prints/{id}/claim": {{"POST", "/api/v1/prints/" + id + "/claim", `{"kiosk":"kiosk"}`, K, 0}},
 		"POST /api/v1/windows/{n}/call": {
 			{"POST", "/api/v1/windows/1/call", "", C | M, 1},
 			{"POST", "/api/v1/windows/2/call", "", M, 2},

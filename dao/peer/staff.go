@@ -28,6 +28,7 @@ func (s *Server) staffRoutes() []route {
 		{"GET", "/staff/api/events", observers, s.events},
 		{"GET", "/staff/api/lookup", observers, s.staffLookup},
 		{"GET", "/staff/api/tickets/{id}/qr.png", observers, s.staffQR},
+		{"GET", "/staff/api/kiosks", observers, s.staffKiosks},
 		{"POST", "/staff/api/tickets", takers, s.staffTake},
 		{"POST", "/staff/api/tickets/{id}/{action}", model.PermFloor, s.staffAct},
 		{"DELETE", "/staff/api/session", observers, s.staffSignOut},

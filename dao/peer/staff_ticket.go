@@ -47,7 +47,7 @@ func (s *Server) answerStaff(w http.ResponseWriter, r *http.Request, status int,
 // staffTake is POST /staff/api/tickets: a number for a customer, recorded
 // as taken on a handheld. A priority is VIP and only while VIP is on.
 func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) error {
-	q, err := decode[takeRequest](r, false)
+	q, err := decode[staffTakeRequest](r, false)
 	if err != nil {
 		return err
 	}
@@ -63,8 +63,32 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 	if !s.takes.allow(p.ID, time.Now()) {
 		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
 	}
-	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
+	if q.Kiosk == "" {
+		t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
+		return s.answerStaff(w, r, http.StatusCreated, t, err)
+	}
+	req, ok := s.store.(model.KioskPrintRequests)
+	if !ok {
+		return model.Errorf(model.EUnavailable, "此网点的数据库不支持取号机代打 (this branch's store cannot print at a kiosk)")
+	}
+	t, err := req.TakeTicketPrintAt(r.Context(), q.Service, q.Priority, p.Role.TicketSource(), q.Kiosk)
 	return s.answerStaff(w, r, http.StatusCreated, t, err)
+}
+
+// staffTakeRequest is a take on the handheld: a number, and optionally
+// the kiosk (by its terminal's name) that prints the ticket for the
+// customer to pick up.
+type staffTakeRequest struct {
+	Service  string `json:"service"`
+	Priority int    `json:"priority"`
+	Kiosk    string `json:"kiosk"`
+}
+
+func (q staffTakeRequest) validate() error {
+	if err := (takeRequest{Service: q.Service, Priority: q.Priority}).validate(); err != nil {
+		return err
+	}
+	return model.CheckTerminalName(q.Kiosk)
 }
 
 // staffLookup is GET /staff/api/lookup?number=A012: today's ticket of
