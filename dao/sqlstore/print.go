@@ -23,8 +23,9 @@ func (s *GormStore) TakeTicketPrintAt(ctx context.Context, service string, prior
 	return s.take(ctx, service, priority, source, kiosk)
 }
 
-// kioskNamed checks that name is a kiosk terminal of the branch that has
-// not been revoked: a request for any other name would wait forever.
+// kioskNamed checks that name is exactly one kiosk terminal of the branch
+// that has not been revoked: a request for any other name would wait
+// forever.
 func (t *txn) kioskNamed(name string) error {
 	var n int64
 	err := t.Model(&terminalRow{}).Where("branch_id = ? AND name = ? AND role = ? AND revoked = ?",
@@ -34,6 +35,10 @@ func (t *txn) kioskNamed(name string) error {
 	}
 	if n == 0 {
 		return model.Errorf(model.EInvalidInput, "没有名为 %q 的取号机 (no kiosk of that name)", name)
+	}
+	if n > 1 {
+		// Two kiosks of one name would both see the request as theirs.
+		return model.Errorf(model.EInvalidInput, "有 %d 台取号机都名为 %q，请管理员吊销多余的令牌 (several kiosks share that name)", n, name)
 	}
 	return nil
 }

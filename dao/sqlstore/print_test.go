@@ -98,8 +98,9 @@ func TestClaimPrintOnce(t *testing.T) {
 	})
 }
 
-// Only a kiosk of the branch that is still allowed in can be asked to
-// print: any other name is refused in one sentence and takes no number.
+// Only a kiosk of the branch that is still allowed in, and the only one
+// of its name, can be asked to print: any other name is refused in one
+// sentence and takes no number.
 func TestTakePrintAtNamesAKiosk(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
 		ctx := context.Background()
@@ -108,7 +109,12 @@ func TestTakePrintAtNamesAKiosk(t *testing.T) {
 			t.Fatal(err)
 		}
 		addKiosk(t, s, "S1", model.RoleScreen)
-		for _, name := range []string{"", "nobody", "K9", "S1"} {
+		addKiosk(t, s, "K7", model.RoleKiosk)
+		twin := sha256.Sum256([]byte("K7 again"))
+		if _, err := s.AddTerminal(ctx, model.Terminal{Name: "K7", Role: model.RoleKiosk, TokenHash: hex.EncodeToString(twin[:])}); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"", "nobody", "K9", "S1", "K7"} {
 			_, err := s.TakeTicketPrintAt(ctx, "A", 0, model.SourceHandheld, name)
 			if !model.IsCode(err, model.EInvalidInput) {
 				t.Fatalf("print at %q: %v, want invalid input", name, err)
