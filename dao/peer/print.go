@@ -98,24 +98,12 @@ type staffKiosk struct {
 }
 
 // staffKiosks is GET /staff/api/kiosks: the branch's kiosks that are
-// still allowed in, by name. A kiosk is online while its event stream is
-// open or it was seen lately; an offline kiosk still takes requests and
+// still allowed in, by name. An offline kiosk still takes requests and
 // prints them when it comes back.
 func (s *Server) staffKiosks(w http.ResponseWriter, r *http.Request, _ principal) error {
-	ts, err := s.terms.Terminals(r.Context())
+	byName, err := s.kiosks(r.Context())
 	if err != nil {
 		return err
-	}
-	now, err := s.store.Now(r.Context())
-	if err != nil {
-		return err
-	}
-	byName := map[string]bool{}
-	for _, t := range ts {
-		if t.Role != model.RoleKiosk || t.Revoked {
-			continue
-		}
-		byName[t.Name] = byName[t.Name] || s.kioskOnline(t, now)
 	}
 	out := make([]staffKiosk, 0, len(byName))
 	for name, on := range byName {
@@ -124,6 +112,33 @@ func (s *Server) staffKiosks(w http.ResponseWriter, r *http.Request, _ principal
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// kioskNamedOnline says whether the kiosk of that name is reachable now;
+// false when it cannot be told.
+func (s *Server) kioskNamedOnline(ctx context.Context, name string) bool {
+	byName, err := s.kiosks(ctx)
+	return err == nil && byName[name]
+}
+
+// kiosks are the kiosk terminals allowed in, by name, and whether each is
+// online: its event stream is open, or it was seen lately.
+func (s *Server) kiosks(ctx context.Context) (map[string]bool, error) {
+	ts, err := s.terms.Terminals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now, err := s.store.Now(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]bool{}
+	for _, t := range ts {
+		if t.Role == model.RoleKiosk && !t.Revoked {
+			byName[t.Name] = byName[t.Name] || s.kioskOnline(t, now)
+		}
+	}
+	return byName, nil
 }
 
 // kioskOnline: a live event stream, or a recent sighting by this server

@@ -17,6 +17,9 @@ import (
 type staffTicket struct {
 	Ticket
 	CustomerURL string `json:"customer_url"`
+	// KioskOnline, on a take sent to a kiosk to print, says whether that
+	// kiosk is reachable now; an offline one prints when it is back.
+	KioskOnline *bool `json:"kiosk_online,omitempty"`
 }
 
 // customerBase is where a customer's phone finds the customer page: the
@@ -72,7 +75,13 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 		return model.Errorf(model.EUnavailable, "此网点的数据库不支持取号机代打 (this branch's store cannot print at a kiosk)")
 	}
 	t, err := req.TakeTicketPrintAt(r.Context(), q.Service, q.Priority, p.Role.TicketSource(), q.Kiosk)
-	return s.answerStaff(w, r, http.StatusCreated, t, err)
+	if err != nil {
+		return err
+	}
+	online := s.kioskNamedOnline(r.Context(), t.PrintAt)
+	out := staffTicket{Ticket: s.ticketOut(r.Context(), t), CustomerURL: model.CustomerURL(s.customerBase(r.Context(), r), t.PublicID), KioskOnline: &online}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
 }
 
 // staffTakeRequest is a take on the handheld: a number, and optionally
