@@ -140,9 +140,15 @@ func (r Role) May(p Permission) bool {
 
 // RoleNames lists the roles' names for a sentence: sep between them and
 // last before the last one ("kiosk, caller, screen or manager").
-func RoleNames(sep, last string) string {
-	names := make([]string, len(roles))
-	for i, s := range roles {
+func RoleNames(sep, last string) string { return roleNames(roles, sep, last) }
+
+// DesktopRoleNames lists the roles a PC runs (DesktopRoles) the same way:
+// what the desktop program's --role accepts.
+func DesktopRoleNames(sep, last string) string { return roleNames(DesktopRoles(), sep, last) }
+
+func roleNames(specs []RoleSpec, sep, last string) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
 		names[i] = string(s.Role)
 	}
 	n := len(names)

@@ -97,3 +97,11 @@ func TestDesktopRoles(t *testing.T) {
 		t.Errorf("handheld row: %+v", s)
 	}
 }
+
+// The desktop program's --role names the roles a PC runs, never one that
+// runs in a browser.
+func TestDesktopRoleNames(t *testing.T) {
+	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen or manager" {
+		t.Errorf("DesktopRoleNames: %q", got)
+	}
+}
