@@ -129,7 +129,7 @@ func (k *kioskPrinter) print(ctx context.Context, t model.Ticket) {
 	k.printed[t.ID] = true
 	pos, _ := k.st.Position(ctx, t.ID) // decorates the slip; the number stands without it
 	k.q.Submit(t, pos)
-	k.logf("kiosk prints: %s taken by %s printed here", t.Number, t.Source)
+	k.logf("kiosk prints: %s (taken on a %s) goes to this kiosk's printer", t.Number, t.Source)
 }
 
 // whoami is the peer client's question to the host: which terminal this

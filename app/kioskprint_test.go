@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 )
 
 // host serves a fresh branch to the PCs of a test on a loopback port.
-func kioskPrintHost(t *testing.T) (url string, add func(name string, role model.Role) string) {
+func kioskPrintHost(t *testing.T) (url string, add func(name string, role model.Role) string, st model.Store) {
 	t.Helper()
 	gs := daotest.SQLite(t)
 	srv := peer.NewServer(gs, gs, peer.Options{})
@@ -39,7 +40,7 @@ func kioskPrintHost(t *testing.T) (url string, add func(name string, role model.
 			t.Fatal(err)
 		}
 		return tok
-	}
+	}, gs
 }
 
 // handheldTake signs in to the staff page with token and takes a number
@@ -124,7 +125,7 @@ func waitPrinted(t *testing.T, received func() []byte, number string) {
 // the other kiosk never prints it, and K started again neither prints it
 // again nor misses the one taken for it while it was off.
 func TestHandheldNumberPrintedAtKioskOnce(t *testing.T) {
-	url, add := kioskPrintHost(t)
+	url, add, _ := kioskPrintHost(t)
 	k1Tok, k2Tok, handTok := add("K1", model.RoleKiosk), add("K2", model.RoleKiosk), add("floor", model.RoleHandheld)
 	k1Addr, k1Got := tcpPrinter(t)
 	k2Addr, k2Got := tcpPrinter(t)
@@ -157,5 +158,53 @@ func TestHandheldNumberPrintedAtKioskOnce(t *testing.T) {
 	}
 	if n := slips(k2Got(), away.Number) + slips(k2Got(), after.Number); n != 0 {
 		t.Fatalf("kiosk K2 printed K1's numbers (%d tickets)", n)
+	}
+}
+
+// A kiosk whose printer is out still claims the number (the claim is the
+// queue's state, the print a side effect after it), reports the fault as
+// any printer fault, and prints the ticket once when the printer is back.
+func TestKioskPrintFaultKeepsTicket(t *testing.T) {
+	url, add, st := kioskPrintHost(t)
+	k1Tok, handTok := add("K1", model.RoleKiosk), add("floor", model.RoleHandheld)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // the printer is off
+	kioskPC(t, url, k1Tok, addr)
+	tk := handheldTake(t, url, handTok, "K1")
+	ctx := context.Background()
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, err := st.Ticket(ctx, tk.ID)
+		if err == nil && got.PrintedAt != nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s never claimed (%v)", tk.Number, err)
+		}
+	}
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		snap, err := st.Snapshot(ctx)
+		if err == nil && slices.ContainsFunc(snap.Faults, func(d model.Device) bool { return d.Terminal == "K1" && d.Kind == "printer" && d.Fault != "" }) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the printer's fault was never reported: %+v %v", snap.Faults, err)
+		}
+	}
+	got, err := st.Ticket(ctx, tk.ID)
+	if err != nil || got.Status != model.Waiting {
+		t.Fatalf("%s after the printer fault: %+v %v, want it waiting", tk.Number, got, err)
+	}
+	ln, err = net.Listen("tcp", addr) // the printer is back
+	if err != nil {
+		t.Fatal(err)
+	}
+	received := capture(t, ln)
+	waitPrinted(t, received, tk.Number)
+	if n := slips(received(), tk.Number); n != 1 {
+		t.Fatalf("%d tickets %s printed, want one", n, tk.Number)
 	}
 }

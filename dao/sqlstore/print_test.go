@@ -53,6 +53,10 @@ func TestClaimPrintOnce(t *testing.T) {
 		if _, err := s.ClaimPrint(ctx, ids[0], "K22"); !model.IsCode(err, model.ENotFound) {
 			t.Fatalf("another kiosk's claim: %v, want not found", err)
 		}
+		followed, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, id := range ids {
 			start := make(chan struct{})
 			var wg sync.WaitGroup
@@ -90,6 +94,26 @@ func TestClaimPrintOnce(t *testing.T) {
 		s.DB().Raw("SELECT COUNT(*) FROM queue_event WHERE kind = ?", model.EvPrinted).Scan(&events)
 		if events != tickets {
 			t.Fatalf("%d printed events, want one per ticket (%d)", events, tickets)
+		}
+		// A printed event changes no count: a screen following the events
+		// agrees with a fresh snapshot.
+		evs, err := s.EventsSince(ctx, followed.Version, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if !followed.Apply(ev) {
+				t.Fatalf("event %d (%s) asked for a reload", ev.Version, ev.Kind)
+			}
+		}
+		fresh, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range fresh.Services {
+			if f := followed.Services[i]; f.Code != c.Code || f.Waiting != c.Waiting || f.Taken != c.Taken {
+				t.Fatalf("followed %+v, fresh %+v", f, c)
+			}
 		}
 		tk, err := s.Ticket(ctx, ids[0])
 		if err != nil || tk.PrintAt != "K1" || tk.PrintedAt == nil {
