@@ -18,7 +18,8 @@ import (
 	"jiaohao/screens"
 )
 
-// host serves a fresh branch to the PCs of a test on a loopback port.
+// kioskPrintHost serves a fresh branch to the PCs of a test on a
+// loopback port; add registers a terminal and returns its token.
 func kioskPrintHost(t *testing.T) (url string, add func(name string, role model.Role) string, st model.Store) {
 	t.Helper()
 	gs := daotest.SQLite(t)

@@ -153,6 +153,8 @@ func (s *Server) kioskOnline(t model.Terminal, now time.Time) bool {
 	return streaming || ok && time.Since(seen) < kioskOffline || t.LastSeen != nil && now.Sub(*t.LastSeen) < kioskOffline
 }
 
+var _ model.KioskPrints = (*Client)(nil)
+
 // ClaimPrint claims a print request of this kiosk on the host.
 func (c *Client) ClaimPrint(ctx context.Context, id int64, kiosk string) (model.Ticket, error) {
 	return c.ticket(ctx, http.MethodPost, "/api/v1/prints/"+strconv.FormatInt(id, 10)+"/claim", claimRequest{Kiosk: kiosk})

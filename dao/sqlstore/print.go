@@ -13,6 +13,11 @@ import (
 // ticket is printed once however many PCs see the request, restart or
 // reconnect.
 
+var (
+	_ model.KioskPrintRequests = (*GormStore)(nil)
+	_ model.KioskPrints        = (*GormStore)(nil)
+)
+
 // TakeTicketPrintAt takes a number and asks the kiosk terminal named kiosk
 // to print it, in one transaction.
 func (s *GormStore) TakeTicketPrintAt(ctx context.Context, service string, priority int, source, kiosk string) (model.Ticket, error) {
