@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register("screenshot", "render a role on demo data to a PNG, no display needed: --role "+model.RoleNames("|", "|")+" --out FILE.png [--width W --height H] [--lang en]", runScreenshot)
+	register("screenshot", "render a role on demo data to a PNG, no display needed: --role "+model.DesktopRoleNames("|", "|")+" --out FILE.png [--width W --height H] [--lang en]", runScreenshot)
 }
 
 // runScreenshot builds the role on a fresh demo branch with Fyne's
@@ -30,7 +30,7 @@ func init() {
 // on any machine, display or not.
 func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("screenshot", stderr)
-	role := fs.String("role", "", model.RoleNames(", ", " or "))
+	role := fs.String("role", "", model.DesktopRoleNames(", ", " or "))
 	out := fs.String("out", "", "PNG file to write")
 	width := fs.Int("width", 0, "width in pixels (default: the role's usual size)")
 	height := fs.Int("height", 0, "height in pixels")
@@ -42,7 +42,7 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	size := rs.shot
 	switch {
 	case !ok:
-		return model.Errorf(model.EInvalidInput, "--role 须为 %s，收到 %q (--role must be %s)", model.RoleNames("、", " 或 "), *role, model.RoleNames(", ", " or "))
+		return model.Errorf(model.EInvalidInput, "--role 须为 %s，收到 %q (--role must be %s)", model.DesktopRoleNames("、", " 或 "), *role, model.DesktopRoleNames(", ", " or "))
 	case !strings.HasSuffix(strings.ToLower(*out), ".png"):
 		return model.Errorf(model.EInvalidInput, "--out 须为 .png 文件 (--out must name a .png file)")
 	case *width < 0 || *height < 0 || *width > 7680 || *height > 4320:

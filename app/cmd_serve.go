@@ -79,6 +79,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer func() { stopHealth(); <-healthDone }()
 	// The DSN may hold a password: name only the engine.
 	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
+	staff, _ := model.RoleHandheld.Spec()
+	fmt.Fprintf(stderr, "jiaohao: staff handhelds sign in at %s://%s%s\n", scheme, ln.Addr(), staff.Page)
 	if tlsConf != nil {
 		// What each PC pins in its setup to trust a self-signed certificate.
 		fmt.Fprintf(stderr, "jiaohao: certificate SHA-256 %s\n", peer.Fingerprint(tlsConf.Certificates[0].Certificate[0]))

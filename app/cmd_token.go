@@ -81,6 +81,9 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout, token)
 	fmt.Fprintf(stderr, "jiaohao: terminal %d (%s) added; the token above is shown only this once\n", t.ID, t.Name)
+	if spec.Page != "" {
+		fmt.Fprintf(stderr, "jiaohao: sign in with it on the host's page %s (e.g. http://192.168.1.10:8520%s)\n", spec.Page, spec.Page)
+	}
 	return nil
 }
 

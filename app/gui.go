@@ -26,7 +26,7 @@ const appID = "cn.jiaohao.app"
 func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("", stderr)
 	var f Config
-	fs.StringVar((*string)(&f.Role), "role", "", model.RoleNames(", ", " or "))
+	fs.StringVar((*string)(&f.Role), "role", "", model.DesktopRoleNames(", ", " or "))
 	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for")
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")

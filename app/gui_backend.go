@@ -154,10 +154,11 @@ func (be *backend) sweep(ctx context.Context, st model.Store, logf func(string, 
 	be.closers = append(be.closers, cancel)
 }
 
-// devices starts the kiosk's printer (its own, else the branch's setting),
-// a window's printer when its PC has one of its own, and the hall's voice
-// from the branch settings; without a configured printer a kiosk logs its
-// tickets. The role table says which role has which.
+// devices starts the kiosk's printer (its own, else the branch's setting)
+// with the numbers handhelds send it, a window's printer when its PC has
+// one of its own, and the hall's voice from the branch settings; without
+// a configured printer a kiosk logs its tickets. The role table says
+// which role has which.
 func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ...any)) {
 	spec := roleSpec(cfg.Role)
 	printer := spec.Printer || spec.OwnPrinter && cfg.Printer != ""
@@ -183,6 +184,9 @@ func (be *backend) devices(ctx context.Context, cfg Config, logf func(string, ..
 			go followPrinter(qctx, be.st, q, logf)
 		}
 		go reportFaults(model.WithActor(qctx, terminalName(cfg)), be.st, "printer", q.Fault, logf)
+		if spec.Role.May(model.PermPrint) {
+			go startKioskPrints(qctx, be.st, q, logf) // the numbers a handheld sends here
+		}
 	}
 	if spec.Voice {
 		ac := voiceConfig(set, cfg.Lang)

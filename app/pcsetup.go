@@ -63,6 +63,8 @@ func (c Config) Validate() error {
 	switch {
 	case !known:
 		return bad("setup.err_role")
+	case !role.Desktop():
+		return model.Errorf(model.EInvalidInput, "%s", screens.Text("setup.err_page_role", "Page", role.Page))
 	case role.Window && c.Window <= 0:
 		return bad("setup.err_window")
 	case c.Mode == screens.ModePeer && (!strings.HasPrefix(c.Peer, "http://") && !strings.HasPrefix(c.Peer, "https://")):

@@ -59,6 +59,12 @@ func tcpPrinter(t *testing.T) (addr string, received func() []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ln.Addr().String(), capture(t, ln)
+}
+
+// capture is a network printer on ln, until the test ends.
+func capture(t *testing.T, ln net.Listener) (received func() []byte) {
+	t.Helper()
 	t.Cleanup(func() { ln.Close() })
 	var mu sync.Mutex
 	var got bytes.Buffer
@@ -77,7 +83,7 @@ func tcpPrinter(t *testing.T) (addr string, received func() []byte) {
 			}()
 		}
 	}()
-	return ln.Addr().String(), func() []byte {
+	return func() []byte {
 		mu.Lock()
 		defer mu.Unlock()
 		return bytes.Clone(got.Bytes())

@@ -12,7 +12,8 @@ import (
 // roleScreen is how the program shows one role of the model's table: the
 // screen it builds and the window that screen opens in. The desktop
 // program, the demo and the screenshot command all pick a role's screen
-// here; every role of the table has one (roles_test.go).
+// here; every desktop role of the table has one, and a role that runs in a
+// browser (RoleSpec.Page: the staff handheld) has none (roles_test.go).
 type roleScreen struct {
 	// build puts the role's screen in w, on be's queue and devices; it
 	// runs on the UI goroutine.

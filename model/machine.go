@@ -8,20 +8,38 @@ import "time"
 // database.
 //
 // window is the acting window; 0 means the manager acting on any window. A
-// window acts only on the tickets it holds or passed.
+// window acts only on the tickets it holds or passed. FloorWindow is staff
+// on the hall floor, at no window.
+
+// FloorWindow is the acting "window" of staff on the hall floor (a
+// handheld, seed 000): for a customer who came back after being passed
+// they requeue the ticket or cancel it, whichever window passed it. The
+// floor holds no ticket, so every other change is refused: it calls and
+// serves nobody, and drops no waiting ticket.
+const FloorWindow = -1
 
 func illegal(t Ticket, action string) error {
 	return Errorf(EInvalidTransition, "号码 %s 当前为%s，不能%s", t.Number, StatusLabel(t.Status), action)
 }
 
+// floorMay is what the floor does to a passed ticket.
+var floorMay = map[string]bool{"重新排队": true, "弃号": true}
+
 func checkWindow(t Ticket, window int, action string) error {
+	if window == FloorWindow {
+		if !floorMay[action] || t.Status != Passed {
+			return Errorf(EForbidden, "大厅人员只能为已过号的号码重新排队或弃号，号码 %s 当前为%s，不能%s (floor staff only requeue or cancel a passed ticket)",
+				t.Number, StatusLabel(t.Status), action)
+		}
+		return nil
+	}
 	if window != 0 && t.Window != window {
 		return Errorf(EInvalidTransition, "号码 %s 不在 %d 号窗口，不能%s", t.Number, window, action)
 	}
 	return nil
 }
 
-// Call claims a waiting ticket for a window.
+// Call claims a waiting ticket for a window (never the floor's).
 func Call(t Ticket, window int, now time.Time) (Ticket, error) {
 	if window <= 0 {
 		return t, Errorf(EInvalidInput, "窗口号必须大于 0")
@@ -136,10 +154,16 @@ func Finish(t Ticket, window int, now time.Time) (Ticket, error) {
 // clerk's to drop, not even one of a service the window serves: otherwise
 // any window's token could empty the queue (and a clerk could clear the
 // line before closing time). Waiting tickets are cancelled by the manager,
-// who acts as window 0.
+// who acts as window 0. The floor (FloorWindow) cancels a passed ticket
+// only: a customer who came back and no longer wants it.
 func Cancel(t Ticket, window int, now time.Time) (Ticket, error) {
 	if t.Status != Waiting && t.Status != Called && t.Status != Passed {
 		return t, illegal(t, "弃号")
+	}
+	if window == FloorWindow {
+		if err := checkWindow(t, window, "弃号"); err != nil {
+			return t, err
+		}
 	}
 	if t.Status == Waiting && window != 0 {
 		return t, Errorf(EForbidden, "号码 %s 正在等待，窗口不能弃号，请由管理员取消 (a window cannot cancel a waiting ticket; the manager can)", t.Number)

@@ -4,8 +4,8 @@ import "strings"
 
 // Role is what a PC runs; a terminal's token carries it. The table below
 // is the one list of roles: a new role is a row here, its screen (screens/
-// and the program's map of role to screen in app/) and its names in
-// assets/lang.
+// and the program's map of role to screen in app/) or the page of the host
+// it signs in to (Page), and its names in assets/lang.
 type Role string
 
 // The roles of the table.
@@ -14,6 +14,10 @@ const (
 	RoleCaller  Role = "caller"  // a clerk at one window
 	RoleScreen  Role = "screen"  // the hall's wall display and voice
 	RoleManager Role = "manager" // the branch manager
+	// RoleHandheld is a floor walker's phone or tablet (员工手持终端, seed
+	// 000): it opens the host's staff page in its browser and signs in
+	// with its token.
+	RoleHandheld Role = "handheld"
 )
 
 // Permission is a kind of request a role's token may make of the peer
@@ -32,6 +36,13 @@ const (
 	// PermManage changes services, windows, settings and terminals, reads
 	// reports, and acts for any window.
 	PermManage
+	// PermFloor requeues or cancels a passed ticket of any window for a
+	// customer who came back to the hall (FloorWindow): the floor is no
+	// window, so it calls, serves and drops nobody's waiting ticket.
+	PermFloor
+	// PermPrint claims and prints at this kiosk a number taken elsewhere
+	// for a customer (a handheld's), one the ticket names this kiosk for.
+	PermPrint
 )
 
 // RoleSpec is one row of the role table.
@@ -55,20 +66,32 @@ type RoleSpec struct {
 	Source string
 	// Voice: the role announces calls in the hall.
 	Voice bool
+	// Page is the path of the host's web page the role runs in, on a
+	// phone or tablet's browser; such a role has no desktop screen, and
+	// the PC setup does not offer it.
+	Page string
 }
 
+// Desktop reports whether the role runs as the desktop program on a PC.
+func (s RoleSpec) Desktop() bool { return s.Page == "" }
+
 var roles = []RoleSpec{
-	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake, Printer: true, Source: SourceKiosk},
+	{Role: RoleKiosk, Label: "role.kiosk", Title: "title.kiosk", Perms: PermObserve | PermTake | PermPrint, Printer: true, Source: SourceKiosk},
 	// A clerk takes a number for a customer at the window (窗口代取, seed 003 §2.1).
 	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
-	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage, Source: string(RoleManager)},
+	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage | PermFloor, Source: string(RoleManager)},
+	// Staff on the floor take a number for a customer and requeue one who
+	// came back after being passed (seed 000 §6).
+	{Role: RoleHandheld, Label: "role.handheld", Title: "title.handheld", Perms: PermObserve | PermTake | PermFloor, Source: SourceHandheld, Page: "/staff"},
 }
 
 // Ticket sources (ticket.source): where a number was taken.
 const (
 	SourceKiosk  = "kiosk"  // by a customer at the kiosk
 	SourceWindow = "window" // by a clerk at a window, for a customer
+	// SourceHandheld: by floor staff on a handheld, for a customer.
+	SourceHandheld = "handheld"
 )
 
 // TicketSource is the source of the tickets r's token takes: its row's,
@@ -80,8 +103,20 @@ func (r Role) TicketSource() string {
 	return string(r)
 }
 
-// Roles is the table, in the order the setup form offers it.
+// Roles is the whole table, in its order (DesktopRoles is what a PC runs).
 func Roles() []RoleSpec { return append([]RoleSpec(nil), roles...) }
+
+// DesktopRoles are the rows that run as the desktop program, in the
+// table's order: what a PC's setup offers.
+func DesktopRoles() []RoleSpec {
+	var out []RoleSpec
+	for _, s := range roles {
+		if s.Desktop() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // Spec is r's row of the table; ok is false for a name not in it.
 func (r Role) Spec() (spec RoleSpec, ok bool) {
@@ -105,9 +140,15 @@ func (r Role) May(p Permission) bool {
 
 // RoleNames lists the roles' names for a sentence: sep between them and
 // last before the last one ("kiosk, caller, screen or manager").
-func RoleNames(sep, last string) string {
-	names := make([]string, len(roles))
-	for i, s := range roles {
+func RoleNames(sep, last string) string { return roleNames(roles, sep, last) }
+
+// DesktopRoleNames lists the roles a PC runs (DesktopRoles) the same way:
+// what the desktop program's --role accepts.
+func DesktopRoleNames(sep, last string) string { return roleNames(DesktopRoles(), sep, last) }
+
+func roleNames(specs []RoleSpec, sep, last string) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
 		names[i] = string(s.Role)
 	}
 	n := len(names)

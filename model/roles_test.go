@@ -45,6 +45,9 @@ func TestRoleMay(t *testing.T) {
 		{RoleScreen, PermObserve, true}, {RoleScreen, PermTake, false},
 		{RoleManager, PermManage, true}, {RoleManager, PermTake | PermAct, true},
 		{"cashier", PermObserve, false}, {"", PermObserve, false}, {RoleManager, 0, false},
+		// The floor staff's handheld takes numbers and requeues passed
+		// ones, but is no window and manages nothing.
+		{RoleHandheld, PermTake | PermFloor, true}, {RoleHandheld, PermAct, false}, {RoleHandheld, PermManage, false},
 	} {
 		if got := c.role.May(c.p); got != c.want {
 			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)
@@ -58,7 +61,7 @@ func TestRoleMay(t *testing.T) {
 // A ticket's source comes from the role that took it: a caller's is the
 // window's.
 func TestTicketSource(t *testing.T) {
-	for r, want := range map[Role]string{RoleKiosk: SourceKiosk, RoleCaller: SourceWindow, RoleManager: "manager", "cashier": "cashier"} {
+	for r, want := range map[Role]string{RoleKiosk: SourceKiosk, RoleCaller: SourceWindow, RoleManager: "manager", RoleHandheld: SourceHandheld, "cashier": "cashier"} {
 		if got := r.TicketSource(); got != want {
 			t.Errorf("%s takes tickets as %q, want %q", r, got, want)
 		}
@@ -66,10 +69,39 @@ func TestTicketSource(t *testing.T) {
 }
 
 func TestRoleNames(t *testing.T) {
-	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen or manager" {
+	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, manager or handheld" {
 		t.Errorf("RoleNames: %q", got)
 	}
-	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen 或 manager" {
+	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、manager 或 handheld" {
 		t.Errorf("RoleNames zh: %q", got)
+	}
+}
+
+// The handheld runs in a browser at the host's staff page, so a PC's setup
+// offers the desktop roles only, in the table's order.
+func TestDesktopRoles(t *testing.T) {
+	var got []Role
+	for _, s := range DesktopRoles() {
+		got = append(got, s.Role)
+	}
+	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleManager}
+	if len(got) != len(want) {
+		t.Fatalf("desktop roles %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("desktop roles %v, want %v", got, want)
+		}
+	}
+	if s, _ := RoleHandheld.Spec(); s.Desktop() || s.Page != "/staff" {
+		t.Errorf("handheld row: %+v", s)
+	}
+}
+
+// The desktop program's --role names the roles a PC runs, never one that
+// runs in a browser.
+func TestDesktopRoleNames(t *testing.T) {
+	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen or manager" {
+		t.Errorf("DesktopRoleNames: %q", got)
 	}
 }

@@ -117,3 +117,39 @@ func ActorFrom(ctx context.Context) string {
 	s, _ := ctx.Value(actorKey{}).(string)
 	return s
 }
+
+// TicketFinder finds a ticket by the number a customer holds: floor staff
+// look it up for a customer who asks where they stand. The SQL adapter
+// has it; the peer server offers it on the staff page.
+type TicketFinder interface {
+	// TicketByNumber is the newest ticket with that number (its issue
+	// service and sequence); the caller checks its business date.
+	TicketByNumber(ctx context.Context, number string) (Ticket, error)
+}
+
+// KioskPrintRequests takes a number on one device to be printed at a
+// kiosk: floor staff take it on a handheld and the customer picks the
+// ticket up at the kiosk printer. The request is stored with the ticket,
+// so it outlives a restart of the kiosk or the host. The SQL adapter has
+// it; the peer server offers it on the staff page.
+type KioskPrintRequests interface {
+	// TakeTicketPrintAt takes a number as TakeTicket does and, in the same
+	// transaction, asks the kiosk terminal named kiosk to print it; a name
+	// that is no registered kiosk is EInvalidInput and takes nothing.
+	TakeTicketPrintAt(ctx context.Context, service string, priority int, source, kiosk string) (Ticket, error)
+}
+
+// KioskPrints is the kiosk's side: it claims a print before printing, so
+// however many PCs try, one ticket is printed once. Both adapters have it
+// (the peer client for a kiosk that reaches the host over the LAN).
+type KioskPrints interface {
+	// ClaimPrint claims the print of ticket id for the kiosk named kiosk
+	// in one conditional update: of any number of claimers exactly one
+	// gets the ticket and no error, and only it prints. A ticket that asks
+	// no print of that kiosk is ENotFound; one already claimed EConflict.
+	ClaimPrint(ctx context.Context, id int64, kiosk string) (Ticket, error)
+	// PendingPrints are today's tickets that ask kiosk to print and are
+	// not claimed yet, in issue order: what a kiosk checks at start and
+	// after a reconnect.
+	PendingPrints(ctx context.Context, kiosk string) ([]Ticket, error)
+}

@@ -36,6 +36,12 @@ type Ticket struct {
 	CalledAt     *time.Time `json:"called_at"`
 	ServeStartAt *time.Time `json:"serve_started_at"`
 	FinishedAt   *time.Time `json:"finished_at"`
+	// PrintAt names the kiosk terminal asked to print the ticket (a number
+	// taken on a handheld for a customer); PrintedAt is when that kiosk
+	// claimed the print, nil while it is still to come. A ticket printed
+	// where it was taken has neither.
+	PrintAt   string     `json:"print_at,omitempty"`
+	PrintedAt *time.Time `json:"printed_at,omitempty"`
 }
 
 // Service is a business type (业务类型) with its own numbering.
@@ -105,6 +111,7 @@ const (
 	EvAlert       = "alert"       // an alert was raised for the manager
 	EvAlertClear  = "alert_clear" // an alert's condition ended
 	EvAlertAck    = "alert_ack"   // the manager acknowledged an alert
+	EvPrinted     = "printed"     // the kiosk a ticket asked claimed its print
 )
 
 // Event is one committed change. Version is per branch, gap-free and in

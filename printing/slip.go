@@ -3,8 +3,6 @@ package printing
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"jiaohao/model"
@@ -106,13 +104,7 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 
 // CustomerURL is the page a customer's QR code opens: base + /t/{public_id}.
 // Either part missing gives "", and the ticket is printed without QR code.
-func CustomerURL(base, publicID string) string {
-	base = strings.TrimRight(strings.TrimSpace(base), "/")
-	if base == "" || publicID == "" {
-		return ""
-	}
-	return base + "/t/" + url.PathEscape(publicID)
-}
+func CustomerURL(base, publicID string) string { return model.CustomerURL(base, publicID) }
 
 // aheadLine says how long the customer will wait, in the hall's words.
 func (s Slip) aheadLine() string {

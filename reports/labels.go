@@ -51,7 +51,7 @@ var labelSets = map[Lang]labels{
 		Arrivals: "分时段取号量", Hour: "时", WaitDist: "等待时长分布", Minutes: "分钟", Tickets: "张",
 		Stuck: "状态核查：营业结束时停留在已叫号或办理中的号码", StuckNone: "无异常号码",
 		Number: "号码", Status: "状态", IssuedAt: "取号时间", CalledAt: "叫号时间", Date: "日期",
-		BySource: "取号来源", SourceNames: map[string]string{model.SourceKiosk: "取号机", model.SourceWindow: "窗口代取", "manager": "管理端"},
+		BySource: "取号来源", SourceNames: map[string]string{model.SourceKiosk: "取号机", model.SourceWindow: "窗口代取", model.SourceHandheld: "手持终端代取", "manager": "管理端"},
 	},
 	LangEN: {
 		Title: "Branch service report", Branch: "Branch", Period: "Period", Generated: "Generated", Page: "Page %d of %d",
@@ -64,7 +64,7 @@ var labelSets = map[Lang]labels{
 		Arrivals: "Arrivals per hour", Hour: "h", WaitDist: "Wait distribution", Minutes: "min", Tickets: "tickets",
 		Stuck: "Status check: tickets left called or serving at close", StuckNone: "none",
 		Number: "Number", Status: "Status", IssuedAt: "Issued", CalledAt: "Called", Date: "Date",
-		BySource: "Taken at", SourceNames: map[string]string{model.SourceKiosk: "kiosk", model.SourceWindow: "window (for a customer)"},
+		BySource: "Taken at", SourceNames: map[string]string{model.SourceKiosk: "kiosk", model.SourceWindow: "window (for a customer)", model.SourceHandheld: "staff handheld (for a customer)"},
 	},
 }
 

@@ -39,10 +39,11 @@ type Setup struct {
 // label maps between stored values and what the form shows.
 type label struct{ value, text string }
 
-// roleLabels are the roles of the table, by their translated names.
+// roleLabels are the roles a PC runs, by their translated names (a
+// handheld is a phone's browser, not a PC).
 func roleLabels() []label {
 	var out []label
-	for _, r := range model.Roles() {
+	for _, r := range model.DesktopRoles() {
 		out = append(out, label{string(r.Role), tr(r.Label)})
 	}
 	return out

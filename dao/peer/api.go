@@ -62,6 +62,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/alerts/{id}/ack", managers, s.ackAlert},
 		{"GET", "/api/v1/healthcheck", managers, s.lastHealth},
 		{"POST", "/api/v1/healthcheck", managers, s.runHealth},
+		{"GET", "/api/v1/prints", model.PermPrint, s.pendingPrints},          // a kiosk's own only
+		{"POST", "/api/v1/prints/{id}/claim", model.PermPrint, s.claimPrint}, // a kiosk's own only
 	}
 }
 

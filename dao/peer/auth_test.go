@@ -63,6 +63,9 @@ func TestAuthMatrix(t *testing.T) {
 		"POST /api/v1/alerts/{id}/ack":      {{"POST", "/api/v1/alerts/999/ack", "", M, 0}},
 		"GET /api/v1/healthcheck":           {{"GET", "/api/v1/healthcheck", "", M, 0}},
 		"POST /api/v1/healthcheck":          {{"POST", "/api/v1/healthcheck", `{"date":"2026-03-01"}`, M, 0}},
+		// A kiosk lists and claims its own prints (the ticket asks none: 404).
+		"GET /api/v1/prints":             {{"GET", "/api/v1/prints?kiosk=kiosk", "", K, 0}},
+		"POST /api/v1/prints/{id}/claim": {{"POST", "/api/v1/prints/" + id + "/claim", `{"kiosk":"kiosk"}`, K, 0}},
 		"POST /api/v1/windows/{n}/call": {
 			{"POST", "/api/v1/windows/1/call", "", C | M, 1},
 			{"POST", "/api/v1/windows/2/call", "", M, 2},

@@ -93,6 +93,7 @@ func (s *Server) revokeTerminal(w http.ResponseWriter, r *http.Request, p princi
 	}
 	s.known.revoke(id)
 	s.endStreams(id)
+	s.staff.endTerminal(id)
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
 	return nil
 }

@@ -116,6 +116,8 @@ type Server struct {
 
 	known known // terminals by token hash, for authentication during outages
 
+	staff *staffSessions // the staff page's signed-in browsers
+
 	ctx    context.Context // ends when the server closes
 	cancel context.CancelFunc
 }
@@ -145,6 +147,7 @@ func NewServer(store model.Store, terms model.Terminals, opts Options) *Server {
 	s.mux.Handle("GET /t/{pid}", s.bounded(http.HandlerFunc(s.customerPage)))
 	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
 	s.mux.Handle("GET /t/{pid}/view", s.bounded(http.HandlerFunc(s.customerViewJSON)))
+	s.mountStaff()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
 	})

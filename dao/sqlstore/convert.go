@@ -21,6 +21,9 @@ func (r ticketRow) toModel(c codes) model.Ticket {
 	if r.WindowNo != nil {
 		t.Window = *r.WindowNo
 	}
+	if r.PrintAt != nil {
+		t.PrintAt, t.PrintedAt = *r.PrintAt, utcPtr(r.PrintedAt)
+	}
 	return t
 }
 

@@ -47,6 +47,37 @@ func (s *GormStore) TicketByPublicID(ctx context.Context, publicID string) (mode
 	return s.Ticket(ctx, ids[0])
 }
 
+// TicketByNumber finds the newest ticket with the number a customer holds,
+// by its issue service and sequence: the numbering's unique index, so a
+// lookup stays one index probe however full the table is.
+func (s *GormStore) TicketByNumber(ctx context.Context, number string) (model.Ticket, error) {
+	notFound := model.Errorf(model.ENotFound, "没有这个号码 (no such number)")
+	code, seq, ok := model.ParseNumber(number)
+	if !ok {
+		return model.Ticket{}, notFound
+	}
+	r := s.read(ctx)
+	svc, err := r.serviceByCode(code)
+	if model.IsCode(err, model.ENotFound) {
+		return model.Ticket{}, notFound
+	} else if err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	var rows []ticketRow
+	if err := r.Where("branch_id = ? AND issue_service_id = ? AND seq_no = ?", s.branchID, svc.ID, seq).
+		Order("business_date DESC").Limit(1).Find(&rows).Error; err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	if len(rows) == 0 {
+		return model.Ticket{}, notFound
+	}
+	c, err := r.codes(rows[0].ServiceID, rows[0].IssueServiceID)
+	if err != nil {
+		return model.Ticket{}, s.wrap(err)
+	}
+	return rows[0].toModel(c), nil
+}
+
 // Position counts the waiting tickets of the same service that will be
 // called first, and estimates the wait from the day's recent service times
 // divided among the open windows serving it.

@@ -14,6 +14,13 @@ import (
 // the (branch, service, business date) sequence row, then the ticket, with
 // the unique key as the last guard. Numbers are never made anywhere else.
 func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int, source string) (model.Ticket, error) {
+	return s.take(ctx, service, priority, source, "")
+}
+
+// take is TakeTicket with, when printAt is not "", the kiosk asked to
+// print the ticket (TakeTicketPrintAt), checked and stored in the same
+// transaction as the number.
+func (s *GormStore) take(ctx context.Context, service string, priority int, source, printAt string) (model.Ticket, error) {
 	if priority != 0 && (priority < model.MinPriority || priority > model.MaxPriority) {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间，收到 %d", model.MinPriority, model.MaxPriority, priority)
 	}
@@ -25,6 +32,13 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 	}
 	var out model.Ticket
 	err := s.write(ctx, func(t *txn) error {
+		var at *string
+		if printAt != "" {
+			if err := t.kioskNamed(printAt); err != nil {
+				return err
+			}
+			at = &printAt
+		}
 		svc, err := t.serviceByCode(strings.TrimSpace(service))
 		if err != nil {
 			return err
@@ -55,7 +69,7 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
 			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
-			Source: source, IssuedAt: t.now,
+			Source: source, IssuedAt: t.now, PrintAt: at,
 		}
 		if err := t.Create(&row).Error; err != nil {
 			return err
