@@ -92,6 +92,10 @@ type ticketRow struct {
 	CalledAt       *time.Time `gorm:"precision:6"`
 	ServeStartedAt *time.Time `gorm:"precision:6"`
 	FinishedAt     *time.Time `gorm:"precision:6"`
+	// EstimateS is the wait estimated when the number was taken, in
+	// seconds: the report sets it beside the real wait. Null on tickets
+	// from before it was kept.
+	EstimateS *int
 }
 
 func (ticketRow) TableName() string { return "ticket" }
@@ -118,6 +122,7 @@ type historyRow struct {
 	CalledAt       *time.Time `gorm:"precision:6"`
 	ServeStartedAt *time.Time `gorm:"precision:6"`
 	FinishedAt     *time.Time `gorm:"precision:6"`
+	EstimateS      *int
 }
 
 func (historyRow) TableName() string { return "ticket_history" }

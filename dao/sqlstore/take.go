@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -57,6 +58,14 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
 			Source: source, IssuedAt: t.now,
 		}
+		// The estimate made now, kept beside the wait the ticket will
+		// really have; the new row is last among equals, as its id will be.
+		row.ID = math.MaxInt64
+		pos, err := t.position(row, t.now)
+		if err != nil {
+			return err
+		}
+		row.ID, row.EstimateS = 0, &pos.ETASeconds
 		if err := t.Create(&row).Error; err != nil {
 			return err
 		}
