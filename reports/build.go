@@ -93,6 +93,7 @@ type tally struct {
 	serviceTimes map[int64][]time.Duration
 	windowTimes  map[int][]time.Duration
 	sources      map[string]int
+	estErrors    []time.Duration
 }
 
 func newTally(in facts) *tally {
@@ -125,6 +126,9 @@ func (t *tally) add(tk *model.TicketFact) {
 		w := max(called.Sub(tk.IssuedAt), 0)
 		t.waits[tk.IssueServiceID] = append(t.waits[tk.IssueServiceID], w)
 		r.WaitHistogram[bucketOf(w)].Count++
+		if tk.EstimateS != nil {
+			t.estErrors = append(t.estErrors, (w - time.Duration(*tk.EstimateS)*time.Second).Abs())
+		}
 	}
 	if model.Status(tk.Status) == model.Done && tk.ServeStartedAt != nil && tk.FinishedAt != nil {
 		d := max(tk.FinishedAt.Sub(*tk.ServeStartedAt), 0)
@@ -146,6 +150,7 @@ func (t *tally) report() Report {
 		r.PassedRatio = float64(r.Totals.Passed) / float64(r.Totals.Taken)
 	}
 	r.PassedWarning = r.PassedRatio > PassedWarnRatio
+	r.Estimate = accuracy(t.estErrors)
 	for id, row := range t.svc.rows {
 		ws := t.waits[id]
 		slices.Sort(ws)
@@ -219,4 +224,19 @@ func stuck(t *model.TicketFact, service string, loc *time.Location) StuckTicket 
 		s.CalledAt = &c
 	}
 	return s
+}
+
+// accuracy sums up the estimates' errors.
+func accuracy(errs []time.Duration) EstimateAccuracy {
+	slices.Sort(errs)
+	a := EstimateAccuracy{Compared: len(errs), MedianError: Percentile(errs, 0.5)}
+	for _, e := range errs {
+		if e <= EstimateTolerance {
+			a.Within++
+		}
+	}
+	if a.Compared > 0 {
+		a.WithinShare = float64(a.Within) / float64(a.Compared)
+	}
+	return a
 }
