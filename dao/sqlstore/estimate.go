@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"jiaohao/model"
@@ -63,17 +64,23 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 	for id, r := range svc {
 		b.codes[id], b.ids[r.Code] = r.Code, id
 	}
-	st, err := t.settings()
+	st, err := t.settingsOnce()
 	if err != nil {
 		return b, err
 	}
 	b.def = st.DefaultServiceTime
-	var rows []windowRow
-	if err := t.Where("branch_id = ?", t.s.branchID).Order("number").Find(&rows).Error; err != nil {
-		return b, err
+	// The windows with what they serve, in one query.
+	var rows []struct {
+		Number          int
+		Status          int
+		CurrentTicketID *int64
+		LastActionAt    *time.Time
+		ServiceID       *int64
 	}
-	var links []windowServiceRow
-	if err := t.Where("branch_id = ?", t.s.branchID).Find(&links).Error; err != nil {
+	err = t.Raw(`SELECT w.number, w.status, w.current_ticket_id, w.last_action_at, ws.service_id FROM service_window w
+		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
+		WHERE w.branch_id = ? ORDER BY w.number`, t.s.branchID).Scan(&rows).Error
+	if err != nil {
 		return b, err
 	}
 	var calls []callRow
@@ -94,25 +101,24 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 			lastCall[c.WindowNo] = c
 		}
 	}
-	served := map[int][]string{}
-	for _, l := range links {
-		if c, ok := b.codes[l.ServiceID]; ok && svc[l.ServiceID].Enabled {
-			served[l.WindowNo] = append(served[l.WindowNo], c)
-		}
-	}
-	for _, r := range rows {
-		w := model.EstimateWindow{Number: r.Number, Services: served[r.Number],
-			Open: model.WindowStatus(r.Status) == model.WindowOpen, Idle: r.CurrentTicketID == nil}
-		if !w.Idle {
-			since := now
-			if c, ok := lastCall[r.Number]; ok {
-				since, w.Current = c.At, b.codes[c.ServiceID]
-			} else if r.LastActionAt != nil {
-				since = *r.LastActionAt
+	for _, r := range rows { // one row per window and service, by window
+		if n := len(b.windows); n == 0 || b.windows[n-1].Number != r.Number {
+			w := model.EstimateWindow{Number: r.Number, Open: model.WindowStatus(r.Status) == model.WindowOpen, Idle: r.CurrentTicketID == nil}
+			if !w.Idle {
+				since := now
+				if c, ok := lastCall[r.Number]; ok {
+					since, w.Current = c.At, b.codes[c.ServiceID]
+				} else if r.LastActionAt != nil {
+					since = *r.LastActionAt
+				}
+				w.Busy = max(now.Sub(since), 0)
 			}
-			w.Busy = max(now.Sub(since), 0)
+			b.windows = append(b.windows, w)
 		}
-		b.windows = append(b.windows, w)
+		if r.ServiceID != nil && svc[*r.ServiceID].Enabled {
+			w := &b.windows[len(b.windows)-1]
+			w.Services = append(w.Services, b.codes[*r.ServiceID])
+		}
 	}
 	return b, nil
 }
@@ -251,4 +257,35 @@ func (t *txn) position(row ticketRow, now time.Time) (model.Position, error) {
 		return model.Position{}, err
 	}
 	return b.estimate(row, ahead), nil
+}
+
+// lastTake is the estimate made in the last take, for the Position every
+// take path asks for at once (the kiosk's slip, the peer API's answer, the
+// caller's 窗口代取): while the branch version is still the take's, nothing
+// changed and the take's estimate is the answer, so a take walks the
+// tickets ahead once, not twice.
+type lastTake struct {
+	mu      sync.Mutex
+	id      int64
+	version int64
+	pos     model.Position
+}
+
+func (l *lastTake) remember(id, version int64, pos model.Position) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.id, l.version, l.pos = id, version, pos
+}
+
+// recall is the take's estimate of ticket id if it was the last take and
+// the version read since is still its own.
+func (l *lastTake) recall(id int64, version func() (int64, error)) (model.Position, bool) {
+	l.mu.Lock()
+	hit, v, pos := l.id == id, l.version, l.pos
+	l.mu.Unlock()
+	if !hit {
+		return model.Position{}, false
+	}
+	now, err := version()
+	return pos, err == nil && now == v
 }

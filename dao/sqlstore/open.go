@@ -35,6 +35,7 @@ type GormStore struct {
 	closeOnce sync.Once
 	file      string        // the embedded database's file; "" on a server
 	writers   chan struct{} // one slot per pooled connection; see writeOnce
+	taken     lastTake
 }
 
 var (

@@ -58,6 +58,9 @@ func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, err
 	if model.Status(row.Status) != model.Waiting {
 		return model.Position{}, nil
 	}
+	if pos, ok := s.taken.recall(id, func() (int64, error) { return s.version(r.DB) }); ok {
+		return pos, nil
+	}
 	now, err := s.Now(ctx)
 	if err != nil {
 		return model.Position{}, s.wrap(err)

@@ -25,7 +25,10 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "取号来源名称过长")
 	}
 	var out model.Ticket
+	var pos model.Position
+	var last *txn // the attempt that committed, with its event's version
 	err := s.write(ctx, func(t *txn) error {
+		last = t
 		svc, err := t.serviceByCode(strings.TrimSpace(service))
 		if err != nil {
 			return err
@@ -39,7 +42,7 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		}
 		width := svc.Width
 		if width == 0 {
-			st, err := t.settings()
+			st, err := t.settingsOnce()
 			if err != nil {
 				return err
 			}
@@ -61,11 +64,11 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		// The estimate made now, kept beside the wait the ticket will
 		// really have; the new row is last among equals, as its id will be.
 		row.ID = math.MaxInt64
-		pos, err := t.position(row, t.now)
-		if err != nil {
+		if pos, err = t.position(row, t.now); err != nil {
 			return err
 		}
-		row.ID, row.EstimateS = 0, &pos.ETASeconds
+		est := pos.ETASeconds
+		row.ID, row.EstimateS = 0, &est
 		if err := t.Create(&row).Error; err != nil {
 			return err
 		}
@@ -77,6 +80,9 @@ func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int
 		t.emit(pendingEvent{kind: model.EvTake, ticket: &out, to: model.Waiting})
 		return nil
 	})
+	if err == nil {
+		s.taken.remember(out.ID, last.version, pos)
+	}
 	return out, err
 }
 
