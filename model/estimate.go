@@ -67,7 +67,10 @@ const estimateHorizon = 12 * time.Hour
 func Estimate(in EstimateInput) Position {
 	ws := related(servingWindows(in), EstimateServices(in.Windows, in.Service))
 	if len(ws) == 0 {
-		return Position{Ahead: min(len(in.Ahead), MaxAhead)}
+		// No window serves it at all: one at a time, as a window set up
+		// for it would.
+		n := min(len(in.Ahead), MaxAhead)
+		return Position{Ahead: n, ETASeconds: n * int(in.perTicket(0, in.Service).Seconds())}
 	}
 	mine := map[string]bool{}
 	for _, w := range ws {

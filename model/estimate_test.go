@@ -70,6 +70,11 @@ func TestEstimateWindowsThatDoNotServe(t *testing.T) {
 	if got := Estimate(in); got != (Position{Ahead: 0, ETASeconds: 40}) {
 		t.Fatalf("busy window: %+v, want free in 40 s", got)
 	}
+	// No window serves A at all: one at a time.
+	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A", "A"}, Windows: []EstimateWindow{open(1, "B")}})
+	if got := Estimate(in); got != (Position{Ahead: 2, ETASeconds: 120}) {
+		t.Fatalf("no window for A: %+v", got)
+	}
 	// No window open for A: the windows that serve it, as if back now.
 	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A"}, Windows: []EstimateWindow{paused}})
 	if got := Estimate(in); got != (Position{Ahead: 1, ETASeconds: 60}) {

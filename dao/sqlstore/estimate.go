@@ -84,13 +84,14 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 		return b, err
 	}
 	var calls []callRow
-	err = t.Raw(`SELECT e.window_no, e.at, k.service_id FROM queue_event e JOIN ticket k ON k.id = e.ticket_id
-		WHERE e.branch_id = ? AND e.kind = ? ORDER BY e.version DESC LIMIT ?`, t.s.branchID, model.EvCall, recentCalls).Scan(&calls).Error
+	// The builder writes each engine's LIMIT (TOP on SQL Server).
+	err = t.Table("queue_event AS e").Select("e.window_no, e.at, k.service_id").Joins("JOIN ticket k ON k.id = e.ticket_id").
+		Where("e.branch_id = ? AND e.kind = ?", t.s.branchID, model.EvCall).Order("e.version DESC").Limit(recentCalls).Scan(&calls).Error
 	if err != nil {
 		return b, err
 	}
-	err = t.Raw(`SELECT service_id, priority, lane, issued_at FROM ticket WHERE branch_id = ? ORDER BY issued_at DESC LIMIT ?`,
-		t.s.branchID, recentArrivals).Scan(&b.arrivals).Error
+	err = t.Table("ticket").Select("service_id, priority, lane, issued_at").Where("branch_id = ?", t.s.branchID).
+		Order("issued_at DESC").Limit(recentArrivals).Scan(&b.arrivals).Error
 	if err != nil {
 		return b, err
 	}
