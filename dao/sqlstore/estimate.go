@@ -240,11 +240,24 @@ func minTime(a, b time.Time) time.Time {
 // ix_ticket_call from the head that the row comparison ends at t.
 func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, error) {
 	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
-	var out []int64
-	err := t.Model(&ticketRow{}).Select("service_id").
+	rows, err := t.Model(&ticketRow{}).Select("service_id").
 		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?", t.s.branchID, row.BusinessDate, services).
-		Where(cond, args...).Order(callOrder).Limit(model.MaxAhead).Scan(&out).Error
-	return out, err
+		Where(cond, args...).Order(callOrder).Limit(model.MaxAhead).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	// Scanned by hand: up to 999 rows, where the ORM's reflection per row
+	// was most of the cost.
+	out := make([]int64, 0, 64)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // position is the estimate of one waiting ticket at now.
