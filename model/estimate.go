@@ -252,3 +252,18 @@ func EstimateServices(windows []EstimateWindow, service string) []string {
 	}
 	return out
 }
+
+// FillAhead is the services of total tickets ahead when only the first of
+// them were read one by one: the rest follow the same mix in the same
+// turn (in a hall that long, how the far end interleaves moves the
+// estimate little; what it costs to read each of them would not).
+func FillAhead(first []string, total int) []string {
+	if total <= len(first) || len(first) == 0 {
+		return first
+	}
+	out := make([]string, total)
+	for i := range out {
+		out[i] = first[i%len(first)]
+	}
+	return out
+}

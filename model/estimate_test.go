@@ -121,3 +121,20 @@ func TestEstimateServicesFollowsSharedWindows(t *testing.T) {
 		t.Fatalf("services for A: %v, want A B C", got)
 	}
 }
+
+// Past the tickets read one by one, the rest follow their mix.
+func TestFillAhead(t *testing.T) {
+	got := FillAhead([]string{"A", "B", "A"}, 7)
+	want := []string{"A", "B", "A", "A", "B", "A", "A"}
+	if len(got) != len(want) {
+		t.Fatalf("%v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%v, want %v", got, want)
+		}
+	}
+	if got := FillAhead([]string{"A"}, 1); len(got) != 1 {
+		t.Fatalf("nothing past the read ones: %v", got)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"gorm.io/gorm"
+
 	"jiaohao/model"
 )
 
@@ -193,15 +195,16 @@ func (b estimateBase) services(serviceID int64) []int64 {
 	return out
 }
 
-// estimate is the ticket's position given the services of the tickets
-// ahead of it, in serving order.
-func (b estimateBase) estimate(t ticketRow, ahead []int64) model.Position {
+// estimate is the ticket's position given the services of the first
+// tickets ahead of it, in serving order, and how many there are in all.
+func (b estimateBase) estimate(t ticketRow, ahead []int64, total int) model.Position {
 	in := model.EstimateInput{Service: b.codes[t.ServiceID], Windows: b.windows, PerTicket: b.perTicket,
 		PerService: b.perService, Default: b.def, Jumpers: b.jumpers(t)}
-	in.Ahead = make([]string, len(ahead))
+	codes := make([]string, len(ahead))
 	for i, id := range ahead {
-		in.Ahead[i] = b.codes[id]
+		codes[i] = b.codes[id]
 	}
+	in.Ahead = model.FillAhead(codes, total)
 	return model.Estimate(in)
 }
 
@@ -235,29 +238,42 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
-// aheadOf reads the services of the waiting tickets served before t among
-// services, in serving order, at most MaxAhead: an index walk of
-// ix_ticket_call from the head that the row comparison ends at t.
-func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, error) {
+// aheadRead is how many of the tickets ahead are read one by one, for
+// their services in order; past it they are only counted (up to
+// MaxAhead), the count costing a take about a third of reading each row.
+const aheadRead = 250
+
+// aheadOf reads the services of the first aheadRead waiting tickets served
+// before t among services, in serving order, and counts them all up to
+// MaxAhead: index-only walks of ix_ticket_call from the head that the row
+// comparison ends at t. The count is read only in a hall that long.
+func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
 	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
-	rows, err := t.Model(&ticketRow{}).Select("service_id").
-		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?", t.s.branchID, row.BusinessDate, services).
-		Where(cond, args...).Order(callOrder).Limit(model.MaxAhead).Rows()
+	ahead := func(fields string, limit int) *gorm.DB {
+		return t.Model(&ticketRow{}).Select(fields).
+			Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?", t.s.branchID, row.BusinessDate, services).
+			Where(cond, args...).Order(callOrder).Limit(limit)
+	}
+	rows, err := ahead("service_id", aheadRead).Rows()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
-	// Scanned by hand: up to 999 rows, where the ORM's reflection per row
-	// was most of the cost.
+	// Scanned by hand: the ORM's reflection per row was most of the cost.
 	out := make([]int64, 0, 64)
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, id)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil || len(out) < aheadRead {
+		return out, len(out), err
+	}
+	var n int64
+	err = t.Table("(?) AS ahead", ahead("id", model.MaxAhead)).Count(&n).Error
+	return out, int(n), err
 }
 
 // position is the estimate of one waiting ticket at now.
@@ -266,11 +282,11 @@ func (t *txn) position(row ticketRow, now time.Time) (model.Position, error) {
 	if err != nil {
 		return model.Position{}, err
 	}
-	ahead, err := t.aheadOf(row, b.services(row.ServiceID))
+	ahead, total, err := t.aheadOf(row, b.services(row.ServiceID))
 	if err != nil {
 		return model.Position{}, err
 	}
-	return b.estimate(row, ahead), nil
+	return b.estimate(row, ahead, total), nil
 }
 
 // lastTake is the estimate made in the last take, for the Position every

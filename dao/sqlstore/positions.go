@@ -68,20 +68,24 @@ func (s *GormStore) Positions(ctx context.Context, ids []int64) (map[int64]model
 		}
 		if at < 0 {
 			// Behind the head: its own bounded count.
-			ahead, err := r.aheadOf(row, services)
+			ahead, total, err := r.aheadOf(row, services)
 			if err != nil {
 				return nil, s.wrap(err)
 			}
-			out[row.ID] = b.estimate(row, ahead)
+			out[row.ID] = b.estimate(row, ahead, total)
 			continue
 		}
+		// As aheadOf reads it: the first aheadRead in order, then a count.
 		var ahead []int64
+		total := 0
 		for _, h := range head[:at] {
-			if len(ahead) < model.MaxAhead && slices.Contains(services, h.ServiceID) {
-				ahead = append(ahead, h.ServiceID)
+			if total < model.MaxAhead && slices.Contains(services, h.ServiceID) {
+				if total++; len(ahead) < aheadRead {
+					ahead = append(ahead, h.ServiceID)
+				}
 			}
 		}
-		out[row.ID] = b.estimate(row, ahead)
+		out[row.ID] = b.estimate(row, ahead, total)
 	}
 	return out, nil
 }
