@@ -136,7 +136,14 @@ func Estimate(in EstimateInput) Position {
 		}
 		free[i] = at + in.perTicket(w.Number, best)
 	}
-	return Position{Ahead: min(max(ahead, len(in.Ahead)), MaxAhead), ETASeconds: int(estimateHorizon.Seconds())}
+	// Past the horizon: everyone of its windows' services ahead is ahead.
+	ahead = 0
+	for _, s := range in.Ahead {
+		if mine[s] {
+			ahead++
+		}
+	}
+	return Position{Ahead: min(ahead, MaxAhead), ETASeconds: int(estimateHorizon.Seconds())}
 }
 
 // servingWindows are the open windows; when none of them serves the
