@@ -21,6 +21,9 @@ type TicketFact struct {
 	CalledAt       *time.Time
 	ServeStartedAt *time.Time
 	FinishedAt     *time.Time
+	// EstimateS is the wait estimated when the number was taken, in
+	// seconds; nil where none was kept.
+	EstimateS *int
 }
 
 // WindowChange is a window's status from one window event on.

@@ -97,6 +97,7 @@ type tally struct {
 	serviceTimes map[int64][]time.Duration
 	windowTimes  map[int][]time.Duration
 	sources      map[string]int
+	estErrors    []time.Duration
 }
 
 func newTally(in facts) *tally {
@@ -130,6 +131,9 @@ func (t *tally) add(tk *model.TicketFact) {
 		w := max(called.Sub(tk.IssuedAt), 0)
 		t.waits[tk.IssueServiceID] = append(t.waits[tk.IssueServiceID], w)
 		r.WaitHistogram[bucketOf(w)].Count++
+		if tk.EstimateS != nil {
+			t.estErrors = append(t.estErrors, (w - time.Duration(*tk.EstimateS)*time.Second).Abs())
+		}
 	}
 	if model.Status(tk.Status) == model.Done && tk.ServeStartedAt != nil && tk.FinishedAt != nil {
 		d := max(tk.FinishedAt.Sub(*tk.ServeStartedAt), 0)
@@ -155,6 +159,7 @@ func (t *tally) report() Report {
 		r.PassedThreshold = PassedWarnRatio
 	}
 	r.PassedWarning = r.PassedRatio > r.PassedThreshold
+	r.Estimate = accuracy(t.estErrors)
 	for id, row := range t.svc.rows {
 		ws := t.waits[id]
 		slices.Sort(ws)
@@ -232,4 +237,19 @@ func stuck(t *model.TicketFact, service string, loc *time.Location) StuckTicket 
 		s.ServeStarted = &c
 	}
 	return s
+}
+
+// accuracy sums up the estimates' errors.
+func accuracy(errs []time.Duration) EstimateAccuracy {
+	slices.Sort(errs)
+	a := EstimateAccuracy{Compared: len(errs), MedianError: Percentile(errs, 0.5)}
+	for _, e := range errs {
+		if e <= EstimateTolerance {
+			a.Within++
+		}
+	}
+	if a.Compared > 0 {
+		a.WithinShare = float64(a.Within) / float64(a.Compared)
+	}
+	return a
 }

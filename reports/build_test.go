@@ -107,6 +107,11 @@ func sampleFacts() (facts, []model.TicketFact) {
 	ts[4].CallCount = 3               // recalled, transferred from B to A, called again
 	ts[6].Requeued = 1                // passed, requeued, waiting again (重叫)
 	ts[3].Source = model.SourceWindow // taken by the clerk for a customer
+	// The waits estimated at the take (none kept for A003): off by 1 min,
+	// 8 min, 0 (B002's wait is to its first call) and 5 min.
+	for i, est := range map[int]int{0: 60, 1: 600, 4: 900, 7: 1500} {
+		ts[i].EstimateS = &est
+	}
 	return facts{branch: "测试网点", period: p, now: at("2026-03-03", "08:00:00"), open: 0, close: 24 * time.Hour,
 		services: []model.Service{{ID: 1, Code: "A", Name: "个人业务", Enabled: true, SortOrder: 1},
 			{ID: 2, Code: "B", Name: "对公业务", Enabled: true, SortOrder: 2}, {ID: 3, Code: "V", Name: "贵宾", Enabled: true, SortOrder: 3}},
@@ -158,6 +163,10 @@ func TestBuildSampleDay(t *testing.T) {
 	}
 	if len(r.Stuck) != 2 || r.Stuck[0].Number != "B003" || r.Stuck[1].Number != "V001" {
 		t.Errorf("stuck %+v", r.Stuck)
+	}
+	// Nearest-rank median of 0, 1, 5, 8 minutes is 1; two of four within 3.
+	if e := r.Estimate; e != (EstimateAccuracy{Compared: 4, MedianError: time.Minute, Within: 2, WithinShare: 0.5}) {
+		t.Errorf("estimate accuracy %+v", e)
 	}
 	if r.PassedWarning { // 1 of 9 is 11%
 		t.Errorf("warning at %.2f", r.PassedRatio)

@@ -51,6 +51,9 @@ func CSV(r Report) ([]byte, error) {
 		}
 		rows = append(rows, []string{"wait", itoa(int(b.From.Minutes())), to, itoa(b.Count)})
 	}
+	e := r.Estimate
+	rows = append(rows, []string{"estimate", "compared", "median_abs_error_s", "within_3min", "within_3min_share"},
+		[]string{"estimate", itoa(e.Compared), secs(e.MedianError), itoa(e.Within), strconv.FormatFloat(e.WithinShare, 'f', 4, 64)})
 	rows = append(rows, []string{"stuck", "number", "service", "business_date", "status", "window", "issued_at", "called_at"})
 	for _, s := range r.Stuck {
 		called := ""

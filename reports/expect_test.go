@@ -27,6 +27,7 @@ type rawTicket struct {
 	IssuedAt       time.Time
 	ServeStartedAt *time.Time
 	FinishedAt     *time.Time
+	EstimateS      *int
 }
 
 type rawEvent struct {
@@ -46,6 +47,7 @@ type expected struct {
 	sources  map[string]int
 	hist     []int
 	stuck    []string
+	estimate reports.EstimateAccuracy
 }
 
 func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time) expected {
@@ -80,6 +82,7 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 	waits := map[string][]time.Duration{}
 	svcTimes := map[string][]time.Duration{}
 	winTimes := map[int][]time.Duration{}
+	var estErrors []time.Duration
 	for _, tk := range all {
 		local := tk.IssuedAt.In(loc)
 		if d := local.Format("2006-01-02"); d < from || d > to {
@@ -100,6 +103,13 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 			w := fc.Sub(tk.IssuedAt)
 			waits[code] = append(waits[code], w)
 			x.hist[histIndex(w)]++
+			if tk.EstimateS != nil {
+				e := w - time.Duration(*tk.EstimateS)*time.Second
+				if e < 0 {
+					e = -e
+				}
+				estErrors = append(estErrors, e)
+			}
 		}
 		if tk.Status == 5 {
 			d := tk.FinishedAt.Sub(*tk.ServeStartedAt)
@@ -113,6 +123,19 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 		s.Called, s.AvgWait = len(ws), mean(ws)
 		s.MedianWait, s.P90Wait = ws[(5*len(ws)+9)/10-1], ws[(9*len(ws)+9)/10-1]
 		x.services[code] = s
+	}
+	// The estimate's accuracy: the textbook median of the absolute errors
+	// and the count within three minutes, over called tickets with one.
+	sort.Slice(estErrors, func(i, j int) bool { return estErrors[i] < estErrors[j] })
+	x.estimate.Compared = len(estErrors)
+	if n := len(estErrors); n > 0 {
+		x.estimate.MedianError = estErrors[(n+1)/2-1]
+		for _, e := range estErrors {
+			if e <= 3*time.Minute {
+				x.estimate.Within++
+			}
+		}
+		x.estimate.WithinShare = float64(x.estimate.Within) / float64(n)
 	}
 	for code, ds := range svcTimes {
 		s := x.services[code]
@@ -272,6 +295,9 @@ func compare(t *testing.T, r reports.Report, x expected) {
 	sort.Strings(x.stuck)
 	if len(stuck) != len(x.stuck) || (len(stuck) > 0 && !equal(stuck, x.stuck)) {
 		t.Errorf("stuck %v, counted %v", stuck, x.stuck)
+	}
+	if r.Estimate != x.estimate {
+		t.Errorf("estimate accuracy %+v, recomputed %+v", r.Estimate, x.estimate)
 	}
 	ratio := 0.0
 	if x.totals.Taken > 0 {

@@ -35,6 +35,7 @@ type labels struct {
 	Arrivals, Hour, WaitDist, Minutes, Tickets                    string
 	Stuck, StuckNone, Number, Status, IssuedAt, CalledAt, Date    string
 	BySource                                                      string
+	Estimate, EstCompared, EstMedianError, EstWithin              string
 	// SourceNames names the known ticket sources; others print as stored.
 	SourceNames map[string]string
 }
@@ -51,6 +52,7 @@ var labelSets = map[Lang]labels{
 		Arrivals: "分时段取号量", Hour: "时", WaitDist: "等待时长分布", Minutes: "分钟", Tickets: "张",
 		Stuck: "状态核查：营业结束时停留在已叫号或办理中的号码", StuckNone: "无异常号码",
 		Number: "号码", Status: "状态", IssuedAt: "取号时间", CalledAt: "叫号时间", Date: "日期",
+		Estimate: "等待时间预估准确度", EstCompared: "比较的号码（已叫号且有预估）", EstMedianError: "误差中位数", EstWithin: "误差在 3 分钟以内",
 		BySource: "取号来源", SourceNames: map[string]string{model.SourceKiosk: "取号机", model.SourceWindow: "窗口代取", model.SourceHandheld: "手持终端代取", "manager": "管理端"},
 	},
 	LangEN: {
@@ -64,6 +66,7 @@ var labelSets = map[Lang]labels{
 		Arrivals: "Arrivals per hour", Hour: "h", WaitDist: "Wait distribution", Minutes: "min", Tickets: "tickets",
 		Stuck: "Status check: tickets left called or serving at close", StuckNone: "none",
 		Number: "Number", Status: "Status", IssuedAt: "Issued", CalledAt: "Called", Date: "Date",
+		Estimate: "Wait estimate accuracy", EstCompared: "Compared (called, with an estimate)", EstMedianError: "Median error", EstWithin: "Within 3 min",
 		BySource: "Taken at", SourceNames: map[string]string{model.SourceKiosk: "kiosk", model.SourceWindow: "window (for a customer)", model.SourceHandheld: "staff handheld (for a customer)"},
 	},
 }

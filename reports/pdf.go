@@ -53,6 +53,7 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 	d.totals(r)
 	d.services(r)
 	d.windows(r)
+	d.estimate(r)
 	d.charts(r)
 	d.stuck(r, lang)
 	if err := f.Error(); err != nil {
@@ -164,6 +165,14 @@ func (d *pdfDoc) windows(r Report) {
 		rows = append(rows, []string{name, itoa(w.Served), Clock(w.AvgService), Clock(w.Paused), Clock(w.Lunch)})
 	}
 	d.table([]string{d.lb.Window, d.lb.Served, d.lb.AvgService, d.lb.PausedTime, d.lb.LunchTime}, []float64{2, 1, 1.3, 1.3, 1.3}, rows)
+}
+
+// estimate is how right the waits told at the kiosk were.
+func (d *pdfDoc) estimate(r Report) {
+	e := r.Estimate
+	d.heading(d.lb.Estimate)
+	d.table([]string{d.lb.EstCompared, d.lb.EstMedianError, d.lb.EstWithin},
+		[]float64{1, 1, 1}, [][]string{{itoa(e.Compared), Clock(e.MedianError), fmt.Sprintf("%d (%s)", e.Within, percent(e.WithinShare))}})
 }
 
 func (d *pdfDoc) charts(r Report) {

@@ -38,10 +38,27 @@ type Report struct {
 	// PassedThreshold is the share PassedWarning compares with: the
 	// branch's alert_passed_ratio_pct.
 	PassedThreshold float64
+	// Estimate is how close the wait estimated at each take came to the
+	// wait the customer really had.
+	Estimate EstimateAccuracy
 	// Stuck lists tickets still called or serving when the report was made
 	// (seed 003 §5.4: a finish that never reached the database).
 	Stuck []StuckTicket
 }
+
+// EstimateAccuracy compares, for every called ticket that kept the wait
+// estimated when it was taken, that estimate with its real wait (issue to
+// first call).
+type EstimateAccuracy struct {
+	Compared    int           // called tickets with an estimate
+	MedianError time.Duration // nearest-rank median of |real wait - estimate|
+	Within      int           // of Compared, those off by at most EstimateTolerance
+	WithinShare float64       // Within / Compared (0 when none)
+}
+
+// EstimateTolerance is how far off an estimate may be and still count as
+// right: a customer told "about 10 minutes" is served well at 7 or 13.
+const EstimateTolerance = 3 * time.Minute
 
 // Totals counts the period's tickets by their status now.
 type Totals struct {

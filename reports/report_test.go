@@ -71,6 +71,12 @@ func TestReportFiguresEqualTheTicketLog(t *testing.T) {
 			r.Sources[1] != (reports.SourceCount{Source: model.SourceWindow, Count: 13}) {
 			t.Errorf("by source %+v, want 247 at the kiosk and 13 at a window", r.Sources)
 		}
+		// Every number keeps the estimate it was given at the take, so
+		// the comparison is not over an empty sample.
+		if r.Estimate.Compared < r.Totals.Done {
+			t.Errorf("estimate compared on %d tickets, %d were served", r.Estimate.Compared, r.Totals.Done)
+		}
+		t.Logf("estimate accuracy %+v", r.Estimate)
 		if r.Totals.Taken != 260 || r.Branch == "" {
 			t.Errorf("taken %d of 260, branch %q", r.Totals.Taken, r.Branch)
 		}

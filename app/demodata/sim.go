@@ -106,10 +106,14 @@ func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*si
 	for _, v := range services {
 		s.services = append(s.services, v.Code)
 	}
-	// About 5 minutes of a window per customer (walk, serve, pauses); on a
-	// day busier than the windows can take, everything is sped up.
+	// On a day busier than the windows can take, everything is sped up
+	// so the windows are busy 85 % of the day: the morning peak builds a
+	// queue that the afternoon clears, as in a real hall. Sized on the
+	// window time the day's customers really take here, not a round
+	// figure: with too little, the queue grew all day and waits passed
+	// an hour and a half.
 	capacity := float64(len(windows)) * (closeAt - openAt).Seconds() * 0.85
-	s.pace = min(1, capacity/(float64(cfg.Tickets)*300))
+	s.pace = min(1, capacity/(float64(cfg.Tickets)*windowSeconds(services)))
 	for _, a := range planArrivals(s.rng, day, cfg.Tickets, services) {
 		s.schedule(&step{at: a.at, kind: stArrive, arr: a})
 	}

@@ -22,6 +22,31 @@ const (
 // serviceSeconds is the typical service time per service code.
 var serviceSeconds = map[string]float64{"A": 240, "B": 420, "V": 300}
 
+// windowSeconds is the mean window time of one customer of the day's
+// mix, unpaced: walking up (15–60 s), the service (0.4–1.8 of its typical
+// time), closing the case (5–30 s) and the share of no-shows recalled
+// and passed.
+func windowSeconds(services []model.Service) float64 {
+	var sum, wsum float64
+	for _, v := range services {
+		w, ok := serviceMix[v.Code]
+		if !ok {
+			w = 10
+		}
+		base, ok := serviceSeconds[v.Code]
+		if !ok {
+			base = serviceSeconds[services[0].Code]
+			if base == 0 {
+				base = 300
+			}
+		}
+		sum += w * base * 1.1
+		wsum += w
+	}
+	noShow := (1 - pShowUp) * (75 + (1-pShowOnCall2)*75)
+	return 37.5 + sum/wsum + 17.5 + noShow
+}
+
 // lunchAt staggers the windows' lunch pauses so the hall never closes.
 func (s *sim) lunchAt(window int) time.Time {
 	start := 12 * time.Hour

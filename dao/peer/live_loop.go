@@ -70,10 +70,12 @@ func (l *livePages) follow(sub *subscriber) {
 // apply marks what a burst of events changes. The events carry each
 // ticket's state after the change, so a page's own ticket needs no query;
 // only where it stands in line is worked out again, and only when an event
-// can have moved it: a ticket entering or leaving its line (but not a
-// number taken behind it), a finished customer of its service (the
-// service time), a window or the settings changing (the windows serving
-// it, the default service time, the service's name).
+// can have moved it: a ticket entering or leaving any line (a window
+// serving its line may serve that one too, and the estimate counts what
+// those windows call first; but not a number taken behind it in serving
+// order), a window taking or letting go of a customer (when it is free),
+// a window or the settings changing (the windows serving it, the default
+// service time, the service's name).
 func (l *livePages) apply(batch []model.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -93,7 +95,9 @@ func (l *livePages) apply(batch []model.Event) {
 			}
 		case ev.Ticket != nil:
 			x := *ev.Ticket
-			moves := ev.FromStatus == model.Waiting || ev.ToStatus == model.Waiting || ev.Kind == model.EvFinish
+			// Only starting to serve and re-announcing change neither a line
+			// nor whether a window is free.
+			moves := ev.Kind != model.EvStart && ev.Kind != model.EvRecall
 			for _, lt := range l.byPID {
 				switch {
 				case lt.t.ID == x.ID:
@@ -101,7 +105,7 @@ func (l *livePages) apply(batch []model.Event) {
 						lt.t = x
 						l.markStale(lt, false)
 					}
-				case !moves || lt.t.Status != model.Waiting || lt.t.Service != x.Service:
+				case !moves || lt.t.Status != model.Waiting:
 				case ev.Kind == model.EvTake && model.ServedBefore(lt.t, x):
 				default:
 					lt.moved = true

@@ -36,6 +36,7 @@ type GormStore struct {
 	file      string                    // the embedded database's file; "" on a server
 	writers   chan struct{}             // one slot per pooled connection; see writeOnce
 	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
+	taken     lastTake
 }
 
 var (

@@ -2,7 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"time"
+	"slices"
 
 	"jiaohao/model"
 )
@@ -11,97 +11,83 @@ import (
 // (SQL Server's is 2,100).
 const positionsChunk = 500
 
-// Positions is Position for many tickets at once: the number of queries
-// follows the service lines the tickets wait in (one ranking per chunk of
-// tickets, one rate per line), not the number of tickets. The customer pages of a whole hall ask after every
-// event, so their cost must not grow with the number of pages. Unknown ids
-// are left out; tickets that no longer wait get the zero Position, as from
-// Position.
+// positionsHead is how much of the head of the queue Positions reads at
+// once: every ticket in it has its tickets ahead there.
+const positionsHead = 2 * model.MaxAhead
+
+// Positions is Position for many tickets at once: one read of the head of
+// each day's queue (bounded) serves every ticket in it, so the customer
+// pages of a whole hall, which ask after every event, cost a few queries,
+// not a few per page. A ticket further back than the head reads its own
+// bounded count, as Position does. Unknown ids are left out; tickets that
+// no longer wait get the zero Position, as from Position.
 func (s *GormStore) Positions(ctx context.Context, ids []int64) (map[int64]model.Position, error) {
 	out := make(map[int64]model.Position, len(ids))
-	type line struct {
-		serviceID int64
-		date      string
-	}
-	waiting := map[int64]line{}
-	var serviceIDs []int64
-	var dates []string
-	lines := map[line]bool{}
-	db := s.db.WithContext(ctx)
+	var waiting []ticketRow
+	r := s.read(ctx)
 	for _, chunk := range chunks(ids) {
 		var rows []ticketRow
-		err := db.Select("id", "service_id", "business_date", "status").
+		err := r.Select("id", "service_id", "business_date", "status", "lane", "priority", "sort_key").
 			Where("branch_id = ? AND id IN ?", s.branchID, chunk).Find(&rows).Error
 		if err != nil {
 			return nil, s.wrap(err)
 		}
-		for _, r := range rows {
-			out[r.ID] = model.Position{}
-			if model.Status(r.Status) != model.Waiting {
-				continue
-			}
-			l := line{r.ServiceID, r.BusinessDate}
-			waiting[r.ID] = l
-			if !lines[l] {
-				lines[l] = true
-				serviceIDs = append(serviceIDs, r.ServiceID)
-				dates = append(dates, r.BusinessDate)
+		for _, row := range rows {
+			out[row.ID] = model.Position{}
+			if model.Status(row.Status) == model.Waiting {
+				waiting = append(waiting, row)
 			}
 		}
 	}
 	if len(waiting) == 0 {
 		return out, nil
 	}
-	// The rank in the line's serving order is exactly Position's count of
-	// the tickets called first.
-	ahead := make(map[int64]int, len(waiting))
-	wanted := make([]int64, 0, len(waiting))
-	for id := range waiting {
-		wanted = append(wanted, id)
+	now, err := s.Now(ctx)
+	if err != nil {
+		return nil, s.wrap(err)
 	}
-	for _, chunk := range chunks(wanted) {
-		var ranks []struct {
-			ID    int64
-			Ahead int
-		}
-		err := db.Raw(`SELECT id, ahead FROM (
-			SELECT id, ROW_NUMBER() OVER (PARTITION BY service_id, business_date ORDER BY `+callOrder+`) - 1 AS ahead
-			FROM ticket WHERE branch_id = ? AND status = 1 AND service_id IN ? AND business_date IN ?) ranked
-			WHERE id IN ?`, s.branchID, serviceIDs, dates, chunk).Scan(&ranks).Error
-		if err != nil {
-			return nil, s.wrap(err)
-		}
-		for _, r := range ranks {
-			ahead[r.ID] = r.Ahead
-		}
+	b, err := r.estimateBase(now)
+	if err != nil {
+		return nil, s.wrap(err)
 	}
-	type rate struct {
-		per     time.Duration
-		windows int
-	}
-	rates := make(map[line]rate, len(lines))
-	for l := range lines {
-		per, windows, err := s.serviceRate(ctx, l.serviceID, l.date)
-		if err != nil {
-			return nil, s.wrap(err)
-		}
-		rates[l] = rate{per, windows}
-	}
-	for id, l := range waiting {
-		n, ok := ahead[id]
+	heads := map[string][]ticketRow{}
+	for _, row := range waiting {
+		head, ok := heads[row.BusinessDate]
 		if !ok {
+			err := r.Select("id", "service_id").Where("branch_id = ? AND status = 1 AND business_date = ?", s.branchID, row.BusinessDate).
+				Order(callOrder).Limit(positionsHead).Find(&head).Error
+			if err != nil {
+				return nil, s.wrap(err)
+			}
+			heads[row.BusinessDate] = head
+		}
+		services := b.services(row.ServiceID)
+		at := slices.IndexFunc(head, func(h ticketRow) bool { return h.ID == row.ID })
+		if at < 0 && len(head) < positionsHead {
 			continue // called since the first read: no longer waiting
 		}
-		n = min(n, model.MaxAhead) // as Position counts
-		r := rates[l]
-		out[id] = model.Position{Ahead: n, ETASeconds: eta(r.per, n, r.windows)}
+		if at < 0 {
+			// Behind the head: its own bounded count.
+			ahead, total, err := r.aheadOf(row, services)
+			if err != nil {
+				return nil, s.wrap(err)
+			}
+			out[row.ID] = b.estimate(row, ahead, total)
+			continue
+		}
+		// As aheadOf reads it: the first aheadRead in order, then a count.
+		var ahead []int64
+		total := 0
+		for _, h := range head[:at] {
+			if total < model.MaxAhead && slices.Contains(services, h.ServiceID) {
+				if total++; len(ahead) < aheadRead {
+					ahead = append(ahead, h.ServiceID)
+				}
+			}
+		}
+		out[row.ID] = b.estimate(row, ahead, total)
 	}
 	return out, nil
-}
-
-// eta spreads the tickets ahead over the open windows serving the line.
-func eta(per time.Duration, ahead, windows int) int {
-	return int(per.Seconds()) * ahead / windows
 }
 
 func chunks(ids []int64) [][]int64 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"gorm.io/gorm"
 
@@ -78,9 +77,9 @@ func (s *GormStore) TicketByNumber(ctx context.Context, number string) (model.Ti
 	return rows[0].toModel(c), nil
 }
 
-// Position counts the waiting tickets of the same service that will be
-// called first, and estimates the wait from the day's recent service times
-// divided among the open windows serving it.
+// Position is where a waiting ticket stands: the tickets the windows
+// will call before it and when one reaches it (model.Estimate), from
+// bounded reads, so it costs the same with 20,000 waiting as with 20.
 func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, error) {
 	r := s.read(ctx)
 	row, err := r.ticket(id)
@@ -90,26 +89,15 @@ func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, err
 	if model.Status(row.Status) != model.Waiting {
 		return model.Position{}, nil
 	}
-	// Bounded: past model.MaxAhead the count stops, so taking a number costs
-	// the same with 20,000 waiting as with 20. The serving order lets the
-	// count walk ix_ticket_call from its head and stop, whatever plan the
-	// database settles on for the prepared statement.
-	db := s.db.WithContext(ctx)
-	ahead, args := servedBefore(row.toModel(nil), s.d.rowValues())
-	first := db.Model(&ticketRow{}).Select("id").
-		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id = ?", s.branchID, row.BusinessDate, row.ServiceID).
-		Where(ahead, args...).
-		Order(callOrder).Limit(model.MaxAhead)
-	var n int64
-	err = db.Table("(?) AS ahead", first).Count(&n).Error
+	if pos, ok := s.taken.recall(id, func() (int64, error) { return s.version(r.DB) }); ok {
+		return pos, nil
+	}
+	now, err := s.Now(ctx)
 	if err != nil {
 		return model.Position{}, s.wrap(err)
 	}
-	per, windows, err := s.serviceRate(ctx, row.ServiceID, row.BusinessDate)
-	if err != nil {
-		return model.Position{}, s.wrap(err)
-	}
-	return model.Position{Ahead: int(n), ETASeconds: eta(per, int(n), windows)}, nil
+	pos, err := r.position(row, now)
+	return pos, s.wrap(err)
 }
 
 // servedBefore is model.ServedBefore(row, t) as a condition on the row:
@@ -133,38 +121,6 @@ func servedBefore(t model.Ticket, rowValues bool) (string, []any) {
 		args = append([]any{key[i], key[i]}, args...)
 	}
 	return cond, args
-}
-
-// serviceRate is the recent average service time of a service and how many
-// open windows serve it (at least 1).
-func (s *GormStore) serviceRate(ctx context.Context, serviceID int64, date string) (time.Duration, int, error) {
-	db := s.db.WithContext(ctx)
-	st, err := loadSettings(db, s.branchID)
-	if err != nil {
-		return 0, 0, err
-	}
-	var recent []ticketRow
-	err = db.Select("serve_started_at", "finished_at").
-		Where("branch_id = ? AND status = 5 AND business_date = ? AND service_id = ? AND serve_started_at IS NOT NULL", s.branchID, date, serviceID).
-		Order("finished_at DESC").Limit(20).Find(&recent).Error
-	if err != nil {
-		return 0, 0, err
-	}
-	per := st.DefaultServiceTime
-	if len(recent) > 0 {
-		var sum time.Duration
-		for _, t := range recent {
-			sum += t.FinishedAt.Sub(*t.ServeStartedAt)
-		}
-		per = sum / time.Duration(len(recent))
-	}
-	var windows int64
-	err = db.Table("window_service AS ws").Joins("JOIN service_window AS w ON w.branch_id = ws.branch_id AND w.number = ws.window_no").
-		Where("ws.branch_id = ? AND ws.service_id = ? AND w.status = ?", s.branchID, serviceID, int(model.WindowOpen)).Count(&windows).Error
-	if windows < 1 {
-		windows = 1
-	}
-	return per, int(windows), err
 }
 
 // EventsSince returns events with version > since, oldest first.

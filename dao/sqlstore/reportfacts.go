@@ -14,7 +14,7 @@ import (
 
 var _ model.ReportFacts = (*GormStore)(nil)
 
-const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at"
+const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at, estimate_s"
 
 // issuedIn is the range filter every ticket query uses: a plain range on
 // the indexed column (ix_ticket_issued / ix_history_issued), never a
@@ -50,9 +50,11 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var t model.TicketFact
 	var window sql.NullInt64
 	var called, started, finished sql.NullTime
+	var estimate sql.NullInt64
+	var est int
 	for rows.Next() {
 		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Source, &t.Status, &window,
-			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished); err != nil {
+			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished, &estimate); err != nil {
 			return err
 		}
 		t.WindowNo = nil
@@ -61,6 +63,11 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 			t.WindowNo = &n
 		}
 		t.CalledAt, t.ServeStartedAt, t.FinishedAt = timePtr(called), timePtr(started), timePtr(finished)
+		t.EstimateS = nil
+		if estimate.Valid {
+			est = int(estimate.Int64)
+			t.EstimateS = &est
+		}
 		fn(&t)
 	}
 	return rows.Err()

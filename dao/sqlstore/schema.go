@@ -96,6 +96,10 @@ type ticketRow struct {
 	// when it claimed the print (added later: both NULL on old rows).
 	PrintAt   *string    `gorm:"size:60;index:ix_ticket_print,priority:2"`
 	PrintedAt *time.Time `gorm:"precision:6"`
+	// EstimateS is the wait estimated when the number was taken, in
+	// seconds: the report sets it beside the real wait. Null on tickets
+	// from before it was kept.
+	EstimateS *int
 }
 
 func (ticketRow) TableName() string { return "ticket" }
@@ -124,6 +128,7 @@ type historyRow struct {
 	FinishedAt     *time.Time `gorm:"precision:6"`
 	PrintAt        *string    `gorm:"size:60"`
 	PrintedAt      *time.Time `gorm:"precision:6"`
+	EstimateS      *int
 }
 
 func (historyRow) TableName() string { return "ticket_history" }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +32,10 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "取号来源名称过长")
 	}
 	var out model.Ticket
+	var pos model.Position
+	var last *txn // the attempt that committed, with its event's version
 	err := s.write(ctx, func(t *txn) error {
+		last = t
 		var at *string
 		if printAt != "" {
 			if err := t.kioskNamed(printAt); err != nil {
@@ -52,7 +56,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		}
 		width := svc.Width
 		if width == 0 {
-			st, err := t.settings()
+			st, err := t.settingsOnce()
 			if err != nil {
 				return err
 			}
@@ -71,6 +75,14 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
 			Source: source, IssuedAt: t.now, PrintAt: at,
 		}
+		// The estimate made now, kept beside the wait the ticket will
+		// really have; the new row is last among equals, as its id will be.
+		row.ID = math.MaxInt64
+		if pos, err = t.position(row, t.now); err != nil {
+			return err
+		}
+		est := pos.ETASeconds
+		row.ID, row.EstimateS = 0, &est
 		if err := t.Create(&row).Error; err != nil {
 			return err
 		}
@@ -82,6 +94,9 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		t.emit(pendingEvent{kind: model.EvTake, ticket: &out, to: model.Waiting})
 		return nil
 	})
+	if err == nil {
+		s.taken.remember(out.ID, last.version, pos)
+	}
 	return out, err
 }
 

@@ -30,6 +30,9 @@ type txn struct {
 	date   string
 	svc    map[int64]serviceRow
 	events []pendingEvent
+	// version is the branch version of the last event written.
+	version int64
+	st      *model.Settings // read once by the take and its estimate
 }
 
 type pendingEvent struct {
@@ -127,9 +130,11 @@ func (t *txn) logEvents() error {
 			id := e.ticket.ID
 			row.TicketID = &id
 		}
-		if _, err := t.s.d.appendEvent(t.DB, row); err != nil {
+		v, err := t.s.d.appendEvent(t.DB, row)
+		if err != nil {
 			return err
 		}
+		t.version = v
 	}
 	return nil
 }
@@ -193,6 +198,19 @@ func (t *txn) serviceByCode(code string) (serviceRow, error) {
 
 func (t *txn) settings() (model.Settings, error) {
 	return loadSettings(t.DB, t.s.branchID)
+}
+
+// settingsOnce is settings read once per transaction, for writes that
+// change no setting (the take and its estimate).
+func (t *txn) settingsOnce() (model.Settings, error) {
+	if t.st == nil {
+		st, err := t.settings()
+		if err != nil {
+			return st, err
+		}
+		t.st = &st
+	}
+	return *t.st, nil
 }
 
 func loadSettings(db *gorm.DB, branchID int64) (model.Settings, error) {

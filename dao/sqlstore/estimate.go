@@ -1,0 +1,321 @@
+package sqlstore
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+
+	"jiaohao/model"
+)
+
+// The wait estimate's inputs, each read by a bounded query so that taking a
+// number costs the same in a full hall: the windows and their services,
+// the last calls (the windows' recent time per customer and how long the
+// customer at each window has been there), the last numbers taken (how
+// fast better-priority customers arrive), and at most MaxAhead tickets
+// ahead, walked on ix_ticket_call in serving order. model.Estimate plays
+// them forward.
+
+// recentCalls is how many of the branch's last calls give the time per
+// customer: at 16 windows about 7 each, enough for a mean, recent enough
+// to follow the day.
+const recentCalls = 120
+
+// recentArrivals is how many of the last numbers taken give the arrival
+// rate of customers served first; minArrivalSpan keeps a burst of a few
+// numbers from reading as a flood.
+const (
+	recentArrivals = 60
+	minArrivalSpan = 10 * time.Minute
+)
+
+// estimateBase is what every ticket's estimate shares at one moment.
+type estimateBase struct {
+	now        time.Time
+	codes      map[int64]string
+	ids        map[string]int64
+	windows    []model.EstimateWindow
+	perTicket  map[model.WindowService]time.Duration
+	perService map[string]time.Duration
+	def        time.Duration
+	arrivals   []arrivalRow
+}
+
+type arrivalRow struct {
+	ServiceID int64
+	Priority  int
+	Lane      int
+	IssuedAt  time.Time
+}
+
+type callRow struct {
+	WindowNo  int
+	At        time.Time
+	ServiceID int64
+}
+
+// estimateBase reads the shared inputs through t at now.
+func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
+	b := estimateBase{now: now, codes: map[int64]string{}, ids: map[string]int64{}}
+	svc, err := t.services()
+	if err != nil {
+		return b, err
+	}
+	for id, r := range svc {
+		b.codes[id], b.ids[r.Code] = r.Code, id
+	}
+	st, err := t.settingsOnce()
+	if err != nil {
+		return b, err
+	}
+	b.def = st.DefaultServiceTime
+	// The windows with what they serve, in one query.
+	var rows []struct {
+		Number          int
+		Status          int
+		CurrentTicketID *int64
+		LastActionAt    *time.Time
+		ServiceID       *int64
+	}
+	err = t.Raw(`SELECT w.number, w.status, w.current_ticket_id, w.last_action_at, ws.service_id FROM service_window w
+		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
+		WHERE w.branch_id = ? ORDER BY w.number`, t.s.branchID).Scan(&rows).Error
+	if err != nil {
+		return b, err
+	}
+	var calls []callRow
+	// The builder writes each engine's LIMIT (TOP on SQL Server).
+	err = t.Table("queue_event AS e").Select("e.window_no, e.at, k.service_id").Joins("JOIN ticket k ON k.id = e.ticket_id").
+		Where("e.branch_id = ? AND e.kind = ?", t.s.branchID, model.EvCall).Order("e.version DESC").Limit(recentCalls).Scan(&calls).Error
+	if err != nil {
+		return b, err
+	}
+	err = t.Table("ticket").Select("service_id, priority, lane, issued_at").Where("branch_id = ?", t.s.branchID).
+		Order("issued_at DESC").Limit(recentArrivals).Scan(&b.arrivals).Error
+	if err != nil {
+		return b, err
+	}
+	b.perTicket, b.perService = callRates(calls, b.codes)
+	lastCall := map[int]callRow{}
+	for _, c := range calls {
+		if _, ok := lastCall[c.WindowNo]; !ok {
+			lastCall[c.WindowNo] = c
+		}
+	}
+	for _, r := range rows { // one row per window and service, by window
+		if n := len(b.windows); n == 0 || b.windows[n-1].Number != r.Number {
+			w := model.EstimateWindow{Number: r.Number, Open: model.WindowStatus(r.Status) == model.WindowOpen, Idle: r.CurrentTicketID == nil}
+			if !w.Idle {
+				since := now
+				if c, ok := lastCall[r.Number]; ok {
+					since, w.Current = c.At, b.codes[c.ServiceID]
+				} else if r.LastActionAt != nil {
+					since = *r.LastActionAt
+				}
+				w.Busy = max(now.Sub(since), 0)
+			}
+			b.windows = append(b.windows, w)
+		}
+		if r.ServiceID != nil && svc[*r.ServiceID].Enabled {
+			w := &b.windows[len(b.windows)-1]
+			w.Services = append(w.Services, b.codes[*r.ServiceID])
+		}
+	}
+	return b, nil
+}
+
+// callRates are the mean times from one call at a window to its next, by
+// window and service (the service of the customer called first) and by
+// service: serving, walking up, a no-show's recall all count, as they
+// keep the window from the next customer. Gaps over three times the
+// window's median are a lunch or an empty hall, not a customer: left out.
+func callRates(calls []callRow, codes map[int64]string) (map[model.WindowService]time.Duration, map[string]time.Duration) {
+	byWindow := map[int][]callRow{}
+	for i := len(calls) - 1; i >= 0; i-- { // oldest first
+		c := calls[i]
+		byWindow[c.WindowNo] = append(byWindow[c.WindowNo], c)
+	}
+	type acc struct {
+		sum time.Duration
+		n   int
+	}
+	perWS, perS := map[model.WindowService]*acc{}, map[string]*acc{}
+	for w, cs := range byWindow {
+		gaps := make([]time.Duration, 0, len(cs))
+		for i := 1; i < len(cs); i++ {
+			gaps = append(gaps, cs[i].At.Sub(cs[i-1].At))
+		}
+		if len(gaps) == 0 {
+			continue
+		}
+		sorted := slices.Clone(gaps)
+		slices.Sort(sorted)
+		limit := 3 * sorted[len(sorted)/2]
+		for i, g := range gaps {
+			if g <= 0 || g > limit {
+				continue
+			}
+			s := codes[cs[i].ServiceID]
+			k := model.WindowService{Window: w, Service: s}
+			if perWS[k] == nil {
+				perWS[k] = &acc{}
+			}
+			if perS[s] == nil {
+				perS[s] = &acc{}
+			}
+			perWS[k].sum += g
+			perWS[k].n++
+			perS[s].sum += g
+			perS[s].n++
+		}
+	}
+	outWS, outS := map[model.WindowService]time.Duration{}, map[string]time.Duration{}
+	for k, a := range perWS {
+		if a.n >= 3 { // fewer says more about one customer than about the window
+			outWS[k] = a.sum / time.Duration(a.n)
+		}
+	}
+	for k, a := range perS {
+		outS[k] = a.sum / time.Duration(a.n)
+	}
+	return outWS, outS
+}
+
+// services are the service ids whose tickets ahead the estimate of a
+// ticket of serviceID reads.
+func (b estimateBase) services(serviceID int64) []int64 {
+	var out []int64
+	for _, c := range model.EstimateServices(b.windows, b.codes[serviceID]) {
+		if id, ok := b.ids[c]; ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// estimate is the ticket's position given the services of the first
+// tickets ahead of it, in serving order, and how many there are in all.
+func (b estimateBase) estimate(t ticketRow, ahead []int64, total int) model.Position {
+	in := model.EstimateInput{Service: b.codes[t.ServiceID], Windows: b.windows, PerTicket: b.perTicket,
+		PerService: b.perService, Default: b.def, Jumpers: b.jumpers(t)}
+	codes := make([]string, len(ahead))
+	for i, id := range ahead {
+		codes[i] = b.codes[id]
+	}
+	in.Ahead = model.FillAhead(codes, total)
+	return model.Estimate(in)
+}
+
+// jumpers is the rate per service of the recent arrivals that are served
+// before t: a new number of a better priority while t waits in the normal
+// lane.
+func (b estimateBase) jumpers(t ticketRow) map[string]float64 {
+	if len(b.arrivals) == 0 || model.Lane(t.Lane) != model.LaneNormal {
+		return nil
+	}
+	oldest := b.now
+	n := map[string]int{}
+	for _, a := range b.arrivals {
+		oldest = minTime(oldest, a.IssuedAt)
+		if model.Lane(a.Lane) == model.LaneNormal && a.Priority < t.Priority {
+			n[b.codes[a.ServiceID]]++
+		}
+	}
+	span := max(b.now.Sub(oldest), minArrivalSpan).Seconds()
+	out := make(map[string]float64, len(n))
+	for s, k := range n {
+		out[s] = float64(k) / span
+	}
+	return out
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// aheadRead is how many of the tickets ahead are read one by one, for
+// their services in order; past it they are only counted (up to
+// MaxAhead), the count costing a take about a third of reading each row.
+const aheadRead = 250
+
+// aheadOf reads the services of the first aheadRead waiting tickets served
+// before t among services, in serving order, and counts them all up to
+// MaxAhead: index-only walks of ix_ticket_call from the head that the row
+// comparison ends at t. The count is read only in a hall that long.
+func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
+	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
+	ahead := func(fields string, limit int) *gorm.DB {
+		return t.Model(&ticketRow{}).Select(fields).
+			Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?", t.s.branchID, row.BusinessDate, services).
+			Where(cond, args...).Order(callOrder).Limit(limit)
+	}
+	rows, err := ahead("service_id", aheadRead).Rows()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	// Scanned by hand: the ORM's reflection per row was most of the cost.
+	out := make([]int64, 0, 64)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil || len(out) < aheadRead {
+		return out, len(out), err
+	}
+	var n int64
+	err = t.Table("(?) AS ahead", ahead("id", model.MaxAhead)).Count(&n).Error
+	return out, int(n), err
+}
+
+// position is the estimate of one waiting ticket at now.
+func (t *txn) position(row ticketRow, now time.Time) (model.Position, error) {
+	b, err := t.estimateBase(now)
+	if err != nil {
+		return model.Position{}, err
+	}
+	ahead, total, err := t.aheadOf(row, b.services(row.ServiceID))
+	if err != nil {
+		return model.Position{}, err
+	}
+	return b.estimate(row, ahead, total), nil
+}
+
+// lastTake is the estimate made in the last take, for the Position every
+// take path asks for at once (the kiosk's slip, the peer API's answer, the
+// caller's 窗口代取): while the branch version is still the take's, nothing
+// changed and the take's estimate is the answer, so a take walks the
+// tickets ahead once, not twice.
+type lastTake struct {
+	mu      sync.Mutex
+	id      int64
+	version int64
+	pos     model.Position
+}
+
+func (l *lastTake) remember(id, version int64, pos model.Position) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.id, l.version, l.pos = id, version, pos
+}
+
+// recall is the take's estimate of ticket id if it was the last take and
+// the version read since is still its own.
+func (l *lastTake) recall(id int64, version func() (int64, error)) (model.Position, bool) {
+	l.mu.Lock()
+	hit, v, pos := l.id == id, l.version, l.pos
+	l.mu.Unlock()
+	if !hit {
+		return model.Position{}, false
+	}
+	now, err := version()
+	return pos, err == nil && now == v
+}
