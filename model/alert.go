@@ -19,9 +19,6 @@ const (
 	AlertDevice      = "device"       // a PC's printer, voice or LED bar failed
 )
 
-// AlertsKept bounds the alerts a snapshot carries, newest first.
-const AlertsKept = 50
-
 // Alert is one occurrence of a condition. Kind and Subject name the
 // condition (Subject: a window number, a service code, or "PC/device");
 // the other facts are as seen when it was raised.
@@ -44,8 +41,17 @@ type Alert struct {
 }
 
 // Live says whether the manager still sees the alert: its condition holds,
-// or nobody acknowledged it yet.
+// or nobody acknowledged it yet. A snapshot carries every live alert,
+// however many: one it dropped could never be acknowledged. They stay
+// few because a condition has one open alert at a time, and a device
+// that fails again within alert_clear_s of recovering goes on with the
+// same occurrence.
 func (a Alert) Live() bool { return a.Cleared == nil || a.AckAt == nil }
+
+// ToAnswer says whether the manager has yet to acknowledge the alert. An
+// acknowledged alert whose condition still holds is only shown as going on,
+// so the list to answer empties once everything was answered.
+func (a Alert) ToAnswer() bool { return a.AckAt == nil }
 
 // WindowSubject and DeviceSubject name a condition's subject.
 func WindowSubject(n int) string { return strconv.Itoa(n) }
@@ -60,6 +66,29 @@ type AlertRules struct {
 	Waiting    int           // alert_waiting; 0: off
 	IdleFor    time.Duration // alert_idle_s: how long a window sits idle before it counts
 	ClearAfter time.Duration // alert_clear_s: how long a condition stays false before its alert ends
+	// DeviceGone is alert_device_gone_s: how long a registered PC goes
+	// unseen before its device alerts end; 0: only revoking it ends them.
+	DeviceGone time.Duration
+}
+
+// TerminalGone says whether the PC the event log names name will not
+// report its devices again: every registered terminal of that name is
+// revoked, or unseen for DeviceGone. A PC that is not registered (one
+// writing to the database itself) or never seen yet is not gone by this
+// rule: nothing says so.
+func (r AlertRules) TerminalGone(terms []Terminal, name string, now time.Time) bool {
+	found := false
+	for _, t := range terms {
+		if t.ActorName() != name {
+			continue
+		}
+		found = true
+		stale := r.DeviceGone > 0 && t.LastSeen != nil && !t.LastSeen.After(now.Add(-r.DeviceGone))
+		if !t.Revoked && !stale {
+			return false
+		}
+	}
+	return found
 }
 
 // PassedHigh says whether passed out of taken is over the threshold, once
@@ -119,7 +148,8 @@ func AckAlert(a Alert, by string, now time.Time) (Alert, error) {
 	return a, nil
 }
 
-// putAlert keeps the live alerts, newest first, as the store lists them.
+// putAlert keeps the live alerts, newest first, as the store lists them:
+// all of them (see Live).
 func (s *Snapshot) putAlert(a Alert) {
 	s.Alerts = slices.DeleteFunc(s.Alerts, func(x Alert) bool { return x.ID == a.ID })
 	if !a.Live() {
@@ -130,7 +160,4 @@ func (s *Snapshot) putAlert(a Alert) {
 		i++
 	}
 	s.Alerts = slices.Insert(s.Alerts, i, a)
-	if len(s.Alerts) > AlertsKept {
-		s.Alerts = s.Alerts[:AlertsKept]
-	}
 }

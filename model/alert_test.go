@@ -104,11 +104,49 @@ func TestApplyAlerts(t *testing.T) {
 	if len(s.Alerts) != 1 || s.Alerts[0].ID != 2 || s.Alerts[0].Cleared == nil {
 		t.Fatalf("alerts %+v, want only the ended one nobody answered", s.Alerts)
 	}
-	for i := int64(3); i < 3+AlertsKept; i++ {
+	// However many alerts follow, the one nobody answered stays listed:
+	// dropping it would leave the manager nothing to acknowledge it by.
+	for i := int64(3); i < 103; i++ {
 		s.Apply(ev(EvAlert, Alert{ID: i, Kind: AlertDevice, Subject: "x"}))
 	}
-	if len(s.Alerts) != AlertsKept || s.Alerts[0].ID != 2+AlertsKept {
-		t.Fatalf("%d alerts kept, newest %d", len(s.Alerts), s.Alerts[0].ID)
+	if len(s.Alerts) != 101 || s.Alerts[0].ID != 102 || s.Alerts[100].ID != 2 {
+		t.Fatalf("%d alerts kept, newest %d, oldest %d; want 101, 102, 2", len(s.Alerts), s.Alerts[0].ID, s.Alerts[len(s.Alerts)-1].ID)
+	}
+	if !s.Alerts[100].ToAnswer() || acked.ToAnswer() {
+		t.Fatalf("to answer: the unanswered %v, the acknowledged %v", s.Alerts[100].ToAnswer(), acked.ToAnswer())
+	}
+}
+
+// A device alert's PC is gone when every terminal of its name is revoked
+// or unseen for alert_device_gone_s; a PC not registered, or seen lately
+// under one of its tokens, is not.
+func TestTerminalGone(t *testing.T) {
+	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	ago := func(d time.Duration) *time.Time { t := now.Add(-d); return &t }
+	r := ParseSettings(nil).Alerts // alert_device_gone_s 600
+	terms := []Terminal{
+		{Name: "取号机1", Role: RoleKiosk, LastSeen: ago(time.Minute)},
+		{Name: "取号机2", Role: RoleKiosk, LastSeen: ago(time.Minute), Revoked: true},
+		{Name: "取号机3", Role: RoleKiosk, LastSeen: ago(11 * time.Minute)},
+		{Name: "取号机4", Role: RoleKiosk, LastSeen: ago(time.Hour), Revoked: true},
+		{Name: "取号机4", Role: RoleKiosk, LastSeen: ago(time.Minute)}, // its new token
+		{Name: "柜台", Role: RoleCaller, Window: 3, LastSeen: ago(time.Hour)},
+		{Role: RoleScreen},
+	}
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"取号机1", false}, {"取号机2", true}, {"取号机3", true}, {"取号机4", false},
+		{"柜台@3", true}, {"柜台", false}, {"screen", false}, {"kiosk@pc7", false},
+	} {
+		if got := r.TerminalGone(terms, c.name, now); got != c.want {
+			t.Errorf("%s: gone %v, want %v", c.name, got, c.want)
+		}
+	}
+	r.DeviceGone = 0 // only revoking counts
+	if r.TerminalGone(terms, "取号机3", now) || !r.TerminalGone(terms, "取号机2", now) {
+		t.Error("alert_device_gone_s 0: an unseen PC counted as gone, or a revoked one did not")
 	}
 }
 
@@ -119,7 +157,7 @@ func TestAlertSettingsValidated(t *testing.T) {
 		}
 	}
 	r := ParseSettings(map[string]string{"alert_passed_ratio_pct": "20", "alert_idle_s": "90"}).Alerts
-	if r.PassedPct != 20 || r.IdleFor != 90*time.Second || r.Waiting != 20 || r.PassedMin != 20 || r.ClearAfter != time.Minute {
+	if r.PassedPct != 20 || r.IdleFor != 90*time.Second || r.Waiting != 20 || r.PassedMin != 20 || r.ClearAfter != time.Minute || r.DeviceGone != 10*time.Minute {
 		t.Fatalf("rules %+v", r)
 	}
 }

@@ -34,11 +34,12 @@ var DefaultSettings = map[string]string{
 	"customer_url":              "",
 	"avg_service_s":             "300",
 	// Alert thresholds (seed 002 §4.1 and §5.2); see AlertRules.
-	"alert_passed_ratio_pct": "15", // the day's passed share of a service, percent; 0: off
-	"alert_passed_min":       "20", // tickets of the day before the passed share counts
-	"alert_waiting":          "20", // waiting while a window serving them is idle; 0: off
-	"alert_idle_s":           "60", // how long a window is idle before that counts
-	"alert_clear_s":          "60", // how long a condition stays false before its alert ends
+	"alert_passed_ratio_pct": "15",  // the day's passed share of a service, percent; 0: off
+	"alert_passed_min":       "20",  // tickets of the day before the passed share counts
+	"alert_waiting":          "20",  // waiting while a window serving them is idle; 0: off
+	"alert_idle_s":           "60",  // how long a window is idle before that counts
+	"alert_clear_s":          "60",  // how long a condition stays false before its alert ends
+	"alert_device_gone_s":    "600", // how long a PC goes unseen before its device alerts end; 0: off
 	// The daily health check (seed 002 §5.2): local time it runs on the
 	// host, after closing ("" turns the automatic run off), and the folder
 	// under the host's data folder it writes to (see CheckHealthDir).
@@ -83,6 +84,7 @@ var intSettings = map[string]intRange{
 	"alert_waiting":          {0, 100000},
 	"alert_idle_s":           {0, 86400},
 	"alert_clear_s":          {0, 86400},
+	"alert_device_gone_s":    {0, 604800},
 }
 
 // ValidateSetting checks one key and value; it says what is wrong in one
@@ -248,6 +250,7 @@ func ParseSettings(raw map[string]string) Settings {
 			Waiting:    num("alert_waiting"),
 			IdleFor:    time.Duration(num("alert_idle_s")) * time.Second,
 			ClearAfter: time.Duration(num("alert_clear_s")) * time.Second,
+			DeviceGone: time.Duration(num("alert_device_gone_s")) * time.Second,
 		},
 	}
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])

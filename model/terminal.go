@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -32,4 +33,22 @@ type Terminals interface {
 	TerminalAdmin
 	TerminalByTokenHash(ctx context.Context, hash string) (Terminal, error)
 	TouchTerminal(ctx context.Context, id int64) error
+}
+
+// ActorName is how the event log names what this terminal does: its name
+// (or role when it has none) and, for a window's PC, "@" and the window;
+// at most 60 characters, cut by characters, since a cut UTF-8 sequence is
+// refused by the database. Device alerts name their PC by it too.
+func (t Terminal) ActorName() string {
+	name := t.Name
+	if name == "" {
+		name = string(t.Role)
+	}
+	if t.Window > 0 {
+		name = fmt.Sprintf("%s@%d", name, t.Window)
+	}
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:60])
+	}
+	return name
 }

@@ -2,7 +2,6 @@ package screens
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,19 +9,24 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
 )
 
-// alertList is the monitor's list of the alerts the manager still sees
-// (model.Alert.Live), newest first: what each is about, since when, and a
-// button to acknowledge it. Rows are reused by index, like lines.
+// alertList is the monitor's list of the alerts the manager has yet to
+// answer (model.Alert.ToAnswer), newest first: what each is about, since
+// when, and a button to acknowledge it. An acknowledged alert whose
+// condition still holds leaves that list for one smaller line below it
+// ("acknowledged, still going"), so the list to answer empties once the
+// manager has answered everything. Rows are reused by index, like lines.
 type alertList struct {
 	m       *Manager
 	box     *fyne.Container
 	rows    []*alertRowView
 	none    *widget.Label
+	ongoing *widget.Label // acknowledged, still going
 	msg     *widget.Label
 	heard   map[int64]bool // alerts already sounded on this screen
 	pending map[int64]bool // acknowledgements sent, not yet seen back
@@ -36,8 +40,13 @@ type alertRowView struct {
 }
 
 func newAlertList(m *Manager) *alertList {
-	l := &alertList{m: m, box: container.NewVBox(), none: widget.NewLabel(tr("monitor.no_alerts")), msg: widget.NewLabel(""), heard: map[int64]bool{}, pending: map[int64]bool{}}
+	l := &alertList{m: m, box: container.NewVBox(), none: widget.NewLabel(tr("monitor.no_alerts")), ongoing: widget.NewLabel(""),
+		msg: widget.NewLabel(""), heard: map[int64]bool{}, pending: map[int64]bool{}}
 	l.none.Importance = widget.SuccessImportance
+	l.ongoing.Importance = widget.LowImportance
+	l.ongoing.SizeName = theme.SizeNameCaptionText
+	l.ongoing.Wrapping = fyne.TextWrapWord
+	l.ongoing.Hide()
 	l.msg.Importance = widget.DangerImportance
 	l.msg.Hide()
 	l.box.Hide()
@@ -45,61 +54,74 @@ func newAlertList(m *Manager) *alertList {
 }
 
 func (l *alertList) content() fyne.CanvasObject {
-	return container.NewVBox(l.none, l.box, l.msg)
+	return container.NewVBox(l.none, l.box, l.ongoing, l.msg)
 }
 
 // show lists the snapshot's alerts with times in zone, and reports how
 // many of them are new and still unanswered: each sounds once.
 func (l *alertList) show(s model.Snapshot, in func(time.Time) time.Time) int {
 	fresh := 0
-	for len(l.rows) < len(s.Alerts) {
-		l.addRow()
-	}
-	l.ids = l.ids[:0]
-	for i, r := range l.rows {
-		if i >= len(s.Alerts) {
-			r.box.Hide()
-			continue
-		}
-		a := s.Alerts[i]
-		l.ids = append(l.ids, a.ID)
+	var answer []model.Alert
+	var going []string
+	listed := map[int64]bool{}
+	for _, a := range s.Alerts {
+		listed[a.ID] = true
 		if !l.heard[a.ID] {
 			l.heard[a.ID] = true
 			if a.AckAt == nil && a.Cleared == nil {
 				fresh++
 			}
 		}
+		if a.ToAnswer() {
+			answer = append(answer, a)
+			continue
+		}
+		delete(l.pending, a.ID)
+		going = append(going, alertText(a)+" · "+alertState(a, in))
+	}
+	for len(l.rows) < len(answer) {
+		l.addRow()
+	}
+	l.ids = l.ids[:0]
+	for i, r := range l.rows {
+		if i >= len(answer) {
+			r.box.Hide()
+			continue
+		}
+		a := answer[i]
+		l.ids = append(l.ids, a.ID)
 		text := alertText(a) + " · " + alertState(a, in)
 		imp := widget.DangerImportance
-		if a.AckAt != nil || a.Cleared != nil {
+		if a.Cleared != nil {
 			imp = widget.MediumImportance
 		}
 		if r.text.Text != text || r.text.Importance != imp {
 			r.text.Importance = imp
 			r.text.SetText(text)
 		}
-		switch {
-		case a.AckAt != nil:
-			delete(l.pending, a.ID)
-			r.ack.Hide()
-		case l.pending[a.ID]:
+		if l.pending[a.ID] {
 			r.ack.Disable()
-			r.ack.Show()
-		default:
+		} else {
 			r.ack.Enable()
-			r.ack.Show()
 		}
 		r.box.Show()
 	}
-	// An alert that left the list is done for good: forget it, so the
+	// An alert that left the snapshot is done for good: forget it, so the
 	// screen's memory stays flat however long it runs.
 	for id := range l.heard {
-		if !slices.Contains(l.ids, id) {
+		if !listed[id] {
 			delete(l.heard, id)
+			delete(l.pending, id)
 		}
 	}
-	l.none.Hidden = len(s.Alerts) > 0
-	l.box.Hidden = len(s.Alerts) == 0
+	if len(going) > 0 {
+		l.ongoing.SetText(tr("alert.ongoing", kv("N", len(going), "List", strings.Join(going, "；"))))
+		l.ongoing.Show()
+	} else {
+		l.ongoing.Hide()
+	}
+	l.none.Hidden = len(answer) > 0
+	l.box.Hidden = len(answer) == 0
 	l.none.Refresh()
 	l.box.Refresh()
 	return fresh

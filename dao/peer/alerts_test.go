@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"jiaohao/model"
 )
@@ -65,4 +69,40 @@ func TestAlertAcknowledgedOverPeer(t *testing.T) {
 	if fmt.Sprint(kinds) != "[alert@kiosk alert_ack@manager]" {
 		t.Fatalf("alert events in the log: %v", kinds)
 	}
+}
+
+// A PC that only listens to the event stream is still seen: each ping
+// refreshes its last-seen time (at most once a minute), so the sweeper
+// does not take it for a PC gone and end its device alerts.
+func TestListeningPCStaysSeen(t *testing.T) {
+	e := newEnv(t, Options{PingEvery: 50 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // beyond waitFor's deadline
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/api/v1/events"
+	conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.tokens[model.RoleScreen]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	go func() { _, _, _ = conn.Read(ctx) }() // answers the pings
+	screen := func() model.Terminal {
+		terms, err := e.store.Terminals(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, term := range terms {
+			if term.Role == model.RoleScreen {
+				return term
+			}
+		}
+		t.Fatal("no screen terminal")
+		return model.Terminal{}
+	}
+	waitFor(t, func() bool { return screen().LastSeen != nil }) // seen when it connected
+	first := *screen().LastSeen
+	// A minute goes by on this server's own clock, the stream still open.
+	e.srv.seenMu.Lock()
+	e.srv.seen[screen().ID] = time.Now().Add(-2 * time.Minute)
+	e.srv.seenMu.Unlock()
+	waitFor(t, func() bool { s := screen().LastSeen; return s != nil && s.After(first) })
 }

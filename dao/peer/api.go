@@ -2,7 +2,6 @@ package peer
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -96,19 +95,7 @@ func (s *Server) api(rt route) http.Handler {
 	return s.bounded(h)
 }
 
-func actorName(p principal) string {
-	name := p.Name
-	if name == "" {
-		name = string(p.Role)
-	}
-	if p.Window > 0 {
-		name = fmt.Sprintf("%s@%d", name, p.Window)
-	}
-	if r := []rune(name); len(r) > 60 {
-		name = string(r[:60]) // by characters: a cut UTF-8 sequence is refused by the database
-	}
-	return name
-}
+func actorName(p principal) string { return p.ActorName() }
 
 // actingWindow is the window a request acts for: a role that manages acts
 // for the window it names, or for any window with 0; any other (a caller)

@@ -70,6 +70,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, p principal) err
 			if err != nil {
 				return nil
 			}
+			// A PC that only listens is still there: its last-seen time
+			// says so, and its device alerts are not taken for a PC gone.
+			s.touch(p.ID)
 		case <-ctx.Done():
 			if context.Cause(ctx) == errRevoked {
 				conn.Close(websocket.StatusPolicyViolation, "token revoked")

@@ -64,9 +64,18 @@ func (t *txn) raiseAlert(a model.Alert) (bool, error) {
 	return true, nil
 }
 
-// endAlert ends an open alert and logs it; false when it had ended.
-func (t *txn) endAlert(id int64) (bool, error) {
-	res := t.Exec("UPDATE queue_alert SET open_key = id, cleared_at = ? WHERE id = ? AND branch_id = ? AND open_key = 0", t.now, id, t.s.branchID)
+// endAlert ends an open alert and logs it; false when it had ended. With
+// clearedBy, only if its condition was still seen false at or before
+// clearedBy: a condition found true again meanwhile (clear_seen back to
+// NULL, or later) keeps the alert open, whichever PC committed first.
+func (t *txn) endAlert(id int64, clearedBy *time.Time) (bool, error) {
+	q := "UPDATE queue_alert SET open_key = id, cleared_at = ? WHERE id = ? AND branch_id = ? AND open_key = 0"
+	args := []any{t.now, id, t.s.branchID}
+	if clearedBy != nil {
+		q += " AND clear_seen IS NOT NULL AND clear_seen <= ?"
+		args = append(args, *clearedBy)
+	}
+	res := t.Exec(q, args...)
 	if res.Error != nil || res.RowsAffected == 0 {
 		return false, res.Error
 	}
@@ -90,7 +99,7 @@ func (t *txn) endOpenAlert(kind, subject string) error {
 		return err
 	}
 	for _, id := range ids {
-		if _, err := t.endAlert(id); err != nil {
+		if _, err := t.endAlert(id, nil); err != nil {
 			return err
 		}
 	}
@@ -144,10 +153,11 @@ func (s *GormStore) AckAlert(ctx context.Context, id int64) (model.Alert, error)
 	return out, err
 }
 
-// liveAlerts are the alerts the manager still sees, newest first.
+// liveAlerts are the alerts the manager still sees, newest first: every
+// one (model.Alert.Live says why they stay few).
 func (s *GormStore) liveAlerts(r *txn) ([]model.Alert, error) {
 	var rows []alertRow
-	if err := r.Where("branch_id = ? AND done = ?", s.branchID, false).Order("id DESC").Limit(model.AlertsKept).Find(&rows).Error; err != nil {
+	if err := r.Where("branch_id = ? AND done = ?", s.branchID, false).Order("id DESC").Find(&rows).Error; err != nil {
 		return nil, err
 	}
 	out := make([]model.Alert, len(rows))

@@ -9,7 +9,7 @@ import (
 )
 
 // sweptKinds are the alerts whose conditions the sweeper decides; device
-// alerts follow the devices' own reports.
+// alerts follow the devices' own reports (settleDevices).
 var sweptKinds = []string{model.AlertIdlePause, model.AlertPassedRatio, model.AlertWaitingIdle}
 
 type alertKey struct{ kind, subject string }
@@ -74,6 +74,9 @@ func (s *GormStore) sweepAlerts(ctx context.Context, rules model.AlertRules, now
 			return 0, err
 		}
 	}
+	if err := s.settleDevices(ctx, r, rules, now); err != nil {
+		return 0, err
+	}
 	raised := 0
 	for _, a := range conds {
 		// A paused window's alert is raised by the sweeper pausing it
@@ -112,17 +115,59 @@ func (s *GormStore) settleOpen(ctx context.Context, row alertRow, holds bool, cl
 	case holds:
 	case row.ClearSeen == nil && clearAfter > 0:
 		err = db.Exec("UPDATE queue_alert SET clear_seen = ? WHERE id = ? AND open_key = 0 AND clear_seen IS NULL", now, row.ID).Error
-	case row.ClearSeen == nil || !row.ClearSeen.After(now.Add(-clearAfter)):
-		err = s.write(ctx, func(t *txn) error {
-			ok, err := t.endAlert(row.ID)
-			if err == nil && !ok {
-				return errSkip // ended by another PC
-			}
-			return err
-		})
-		if errors.Is(err, errSkip) {
-			err = nil
-		}
+	case row.ClearSeen == nil:
+		err = s.endSwept(ctx, row.ID, nil)
+	case !row.ClearSeen.After(now.Add(-clearAfter)):
+		cutoff := now.Add(-clearAfter)
+		err = s.endSwept(ctx, row.ID, &cutoff)
 	}
 	return s.wrap(err)
+}
+
+// endSwept ends an open alert in its own transaction (see endAlert for
+// clearedBy); one ended by another PC first is no error.
+func (s *GormStore) endSwept(ctx context.Context, id int64, clearedBy *time.Time) error {
+	err := s.write(ctx, func(t *txn) error {
+		ok, err := t.endAlert(id, clearedBy)
+		if err == nil && !ok {
+			return errSkip // ended by another PC, or its condition came back
+		}
+		return err
+	})
+	if errors.Is(err, errSkip) {
+		return nil
+	}
+	return err
+}
+
+// settleDevices ends the device alerts no report will end: one marked
+// clearing (ReportDevice) for alert_clear_s, and, at once, one of a PC
+// that is gone (AlertRules.TerminalGone: revoked, or unseen for
+// alert_device_gone_s), since that PC will never say its device works.
+func (s *GormStore) settleDevices(ctx context.Context, r *txn, rules model.AlertRules, now time.Time) error {
+	var open []alertRow
+	if err := r.Where("branch_id = ? AND open_key = 0 AND kind = ?", s.branchID, model.AlertDevice).Find(&open).Error; err != nil || len(open) == 0 {
+		return s.wrap(err)
+	}
+	var rows []terminalRow
+	if err := r.Where("branch_id = ?", s.branchID).Find(&rows).Error; err != nil {
+		return s.wrap(err)
+	}
+	terms := make([]model.Terminal, len(rows))
+	for i, row := range rows {
+		terms[i] = row.toTerminal()
+	}
+	for _, row := range open {
+		var err error
+		switch {
+		case rules.TerminalGone(terms, row.toModel().Terminal, now):
+			err = s.endSwept(ctx, row.ID, nil)
+		case row.ClearSeen != nil:
+			err = s.settleOpen(ctx, row, false, rules.ClearAfter, now)
+		}
+		if err != nil {
+			return s.wrap(err)
+		}
+	}
+	return nil
 }
