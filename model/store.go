@@ -62,6 +62,15 @@ type Live interface {
 	Now(ctx context.Context) (time.Time, error)
 }
 
+// NextPositions is where a number taken now would stand in each enabled
+// service (normal priority): the wait the kiosk's tiles promise before
+// the customer taps, from the same estimate the ticket then gets. Both
+// adapters have it; a Store without it leaves the kiosk to its rough
+// figure.
+type NextPositions interface {
+	NextPositions(ctx context.Context) (map[string]Position, error)
+}
+
 // Config is the branch's services, windows and settings.
 type Config interface {
 	Windows(ctx context.Context) ([]Window, error)

@@ -58,7 +58,9 @@ func TestGoldenKiosk(t *testing.T) {
 	w := newTestWindow(t, 1280, 720)
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
 	waitLoaded(t, k.Loaded())
-	waitFor(t, "tiles and VIP", func() bool { return len(k.tileBtn) == 3 && k.vipBtn.Visible() })
+	waitFor(t, "tiles, VIP and the estimates", func() bool {
+		return len(k.tileBtn) == 3 && k.vipBtn.Visible() && k.EstimatesShown() > 0
+	})
 	assertGolden(t, "kiosk.xml", w)
 }
 

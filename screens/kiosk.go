@@ -34,6 +34,8 @@ type Kiosk struct {
 	errMsg   string // why the last tap took no number, shown for ShowFor
 	errUntil time.Time
 
+	est kioskEstimates
+
 	sc                                   scaler
 	tilesMark                            int
 	tiles                                *fyne.Container
@@ -57,6 +59,7 @@ func NewKiosk(ctx context.Context, w fyne.Window, st model.Store, printer PrintQ
 	k.build()
 	w.SetPadded(false)
 	w.SetContent(k.content)
+	k.startEstimates(ctx, st)
 	k.start(ctx, st, k)
 	k.wg.Go(func() { k.tick(ctx) })
 	return k
@@ -102,6 +105,7 @@ func (k *Kiosk) show(u model.Change) {
 		k.loadSettings()
 	}
 	setText(k.branch, u.Snapshot.Branch)
+	k.askEstimates()
 	k.refresh()
 }
 

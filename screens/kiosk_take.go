@@ -87,19 +87,6 @@ func (k *Kiosk) hideTicket() {
 	k.content.Refresh()
 }
 
-// waitText is "N waiting · about M min", the estimate being the queue
-// over the open windows that serve it at the configured service time.
-func (k *Kiosk) waitText(s model.ServiceCount) string {
-	windows := 0
-	for _, w := range k.snap.Windows {
-		if w.Status == model.WindowOpen && w.Serves(s.Code) {
-			windows++
-		}
-	}
-	secs := int(k.settings.DefaultServiceTime.Seconds()) * s.Waiting / max(windows, 1)
-	return tr("kiosk.waiting", kv("N", s.Waiting)) + " · " + etaText(secs)
-}
-
 func etaText(secs int) string {
 	if secs <= 0 {
 		return tr("kiosk.no_wait")

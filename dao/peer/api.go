@@ -35,6 +35,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/tickets", takers, s.take},
 		{"GET", "/api/v1/tickets/{id}", observers, s.getTicket},
 		{"GET", "/api/v1/tickets/{id}/position", observers, s.position},
+		{"GET", "/api/v1/positions/next", observers, s.nextPositions},
 		{"POST", "/api/v1/tickets/{id}/{action}", actors, s.act},
 		{"GET", "/api/v1/public/{pid}", observers, s.byPublicID},
 		{"POST", "/api/v1/windows/{n}/call", actors, s.call},

@@ -49,6 +49,7 @@ func TestAuthMatrix(t *testing.T) {
 		"GET /api/v1/events":                {{"GET", "/api/v1/events?since=0", "", all, 0}},
 		"GET /api/v1/eventlog":              {{"GET", "/api/v1/eventlog?since=0", "", all, 0}},
 		"GET /api/v1/time":                  {{"GET", "/api/v1/time", "", all, 0}},
+		"GET /api/v1/positions/next":        {{"GET", "/api/v1/positions/next", "", all, 0}},
 		"GET /api/v1/whoami":                {{"GET", "/api/v1/whoami", "", all, 0}},
 		"POST /api/v1/sweep":                {{"POST", "/api/v1/sweep", "", C | M, 0}},
 		"POST /api/v1/devices":              {{"POST", "/api/v1/devices", `{"kind":"printer","fault":""}`, all, 0}},

@@ -1,0 +1,43 @@
+package sqlstore
+
+import (
+	"context"
+	"math"
+
+	"jiaohao/model"
+)
+
+// NextPositions plays the estimate for a number of each enabled service
+// taken now, as the take itself does (the new row last among its equals),
+// from one reading of the shared inputs: a kiosk asks after each change,
+// so one call costs one estimate base and one bounded walk per service.
+func (s *GormStore) NextPositions(ctx context.Context) (map[string]model.Position, error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	r := s.read(ctx)
+	svc, err := r.services()
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	b, err := r.estimateBase(now)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	date := s.calendar(ctx).Date(now)
+	out := make(map[string]model.Position, len(svc))
+	for id, sv := range svc {
+		if !sv.Enabled {
+			continue
+		}
+		row := ticketRow{ID: math.MaxInt64, BranchID: s.branchID, IssueServiceID: id, ServiceID: id, BusinessDate: date,
+			Priority: sv.Priority, Status: int(model.Waiting), Lane: int(model.LaneNormal), SortKey: now.UnixMicro() * sortKeyScale}
+		ahead, total, err := r.aheadOf(row, b.services(id))
+		if err != nil {
+			return nil, s.wrap(err)
+		}
+		out[sv.Code] = b.estimate(row, ahead, total)
+	}
+	return out, nil
+}
