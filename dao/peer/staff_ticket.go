@@ -126,7 +126,9 @@ func (s *Server) staffLookup(w http.ResponseWriter, r *http.Request, _ principal
 }
 
 // staffAct is POST /staff/api/tickets/{id}/requeue or /cancel, as the
-// floor: a passed ticket only, whichever window passed it.
+// floor: a passed ticket of today only, whichever window passed it. The
+// model refuses another day's ticket inside the store's transaction; the
+// check here answers first, with the same code, the way lookup does.
 func (s *Server) staffAct(w http.ResponseWriter, r *http.Request, _ principal) error {
 	id, err := parseID(r.PathValue("id"))
 	if err != nil {
@@ -135,14 +137,26 @@ func (s *Server) staffAct(w http.ResponseWriter, r *http.Request, _ principal) e
 	if _, err := decode[emptyRequest](r, true); err != nil {
 		return err
 	}
-	var t model.Ticket
-	switch r.PathValue("action") {
-	case "requeue":
-		t, err = s.store.Requeue(r.Context(), id, model.FloorWindow)
-	case "cancel":
-		t, err = s.store.Cancel(r.Context(), id, model.FloorWindow)
-	default:
+	action := r.PathValue("action")
+	if action != "requeue" && action != "cancel" {
 		return model.Errorf(model.ENotFound, "没有这个操作 (no such action)")
+	}
+	cur, err := s.store.Ticket(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	snap, err := s.snaps.get(r.Context())
+	if err != nil {
+		return err
+	}
+	if cur.BusinessDate != snap.BusinessDate {
+		return model.Errorf(model.EOtherDay, "号码 %s 是 %s 的号码，只能处理今天的过号 (only today's passed numbers can be requeued or cancelled)", cur.Number, cur.BusinessDate)
+	}
+	var t model.Ticket
+	if action == "requeue" {
+		t, err = s.store.Requeue(r.Context(), id, model.FloorWindow)
+	} else {
+		t, err = s.store.Cancel(r.Context(), id, model.FloorWindow)
 	}
 	return s.answerStaff(w, r, http.StatusOK, t, err)
 }

@@ -1,0 +1,39 @@
+package peer
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"jiaohao/model"
+)
+
+// A passed number of a closed business day is not the floor's: the
+// handheld's requeue and cancel are refused with other_day and a sentence,
+// the store refuses the floor the same way on its own (any path), and the
+// ticket and the closed day stay as they were.
+func TestStaffFloorRefusesYesterdaysPassed(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	old := passedTicket(t, e, 1)
+	e.store.ShiftClock(30 * time.Hour)
+	c := signedIn(t, e)
+	v0 := e.version(t)
+	for _, act := range []string{"requeue", "cancel"} {
+		resp, b := c.do(t, "POST", "/staff/api/tickets/"+itoa(old.ID)+"/"+act, "")
+		if resp.StatusCode != http.StatusConflict || errCode(t, b) != model.EOtherDay {
+			t.Errorf("floor %s of yesterday's passed ticket: %d %s", act, resp.StatusCode, b)
+		}
+	}
+	if _, err := e.store.Requeue(ctx, old.ID, model.FloorWindow); model.ErrorCode(err) != model.EOtherDay {
+		t.Errorf("the store let the floor requeue yesterday's ticket: %v", err)
+	}
+	if _, err := e.store.Cancel(ctx, old.ID, model.FloorWindow); model.ErrorCode(err) != model.EOtherDay {
+		t.Errorf("the store let the floor cancel yesterday's ticket: %v", err)
+	}
+	got, err := e.store.Ticket(ctx, old.ID)
+	if err != nil || got.Status != model.Passed || got.BusinessDate != old.BusinessDate || e.version(t) != v0 {
+		t.Fatalf("yesterday's ticket changed: %+v %v, version %d -> %d", got, err, v0, e.version(t))
+	}
+}
