@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,4 +37,28 @@ func TestStaffFloorRefusesYesterdaysPassed(t *testing.T) {
 	if err != nil || got.Status != model.Passed || got.BusinessDate != old.BusinessDate || e.version(t) != v0 {
 		t.Fatalf("yesterday's ticket changed: %+v %v, version %d -> %d", got, err, v0, e.version(t))
 	}
+}
+
+// A handheld's token signs in to /staff and nothing else: on the PCs' API
+// it is refused with 403 and a sentence before any handler runs (no
+// number, no event log, no device alert), and the queue does not move.
+func TestHandheldTokenRefusedOnPCsAPI(t *testing.T) {
+	e := newEnv(t, Options{})
+	tok := e.tokens[model.RoleHandheld]
+	v0 := e.version(t)
+	for _, p := range []struct{ method, path, body string }{
+		{"POST", "/api/v1/tickets", `{"service":"A"}`},
+		{"GET", "/api/v1/snapshot", ""},
+		{"GET", "/api/v1/events?since=0", ""},
+		{"POST", "/api/v1/devices", `{"kind":"printer","fault":"paper out"}`},
+	} {
+		status, b := e.call(t, p.method, p.path, tok, p.body)
+		if status != http.StatusForbidden || errCode(t, b) != model.EForbidden || !strings.Contains(string(b), "/staff") {
+			t.Errorf("%s %s with a handheld token: %d %s", p.method, p.path, status, b)
+		}
+	}
+	if e.version(t) != v0 {
+		t.Fatalf("a refused request changed the queue: version %d -> %d", v0, e.version(t))
+	}
+	signedIn(t, e) // the same token still signs in to its page
 }
