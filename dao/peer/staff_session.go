@@ -54,6 +54,7 @@ type staffSession struct {
 	mu      sync.Mutex
 	ended   bool
 	streams map[*context.CancelFunc]struct{} // the page's open event streams
+	takes   map[string]*takeMemo             // recent takes by request_id (staff_take_once.go)
 }
 
 // follow bounds an event stream by the session: it ends when the session

@@ -1,6 +1,8 @@
 package peer
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
@@ -211,5 +213,64 @@ func TestStaffLockoutTableFull(t *testing.T) {
 	clk.Add(signInFailWindow)
 	if ss.lockedOut("192.0.2.7") {
 		t.Fatal("still locked after the window")
+	}
+}
+
+// A take sent again with the same request_id (its answer was lost)
+// answers the number the first one took, also when the repeats arrive at
+// once; the id used for another take is refused; a new id, or the same
+// one after it is forgotten, takes a new number.
+func TestStaffTakeRequestIDOnce(t *testing.T) {
+	clk := newMovableClock()
+	e := newEnv(t, Options{StaffClock: clk.Now})
+	ctx := context.Background()
+	c := signedIn(t, e)
+	take := func(body string) (int, staffTicket, []byte) {
+		resp, b := c.do(t, "POST", "/staff/api/tickets", body)
+		var tk staffTicket
+		_ = json.Unmarshal(b, &tk)
+		return resp.StatusCode, tk, b
+	}
+	const once = `{"service":"A","request_id":"0123456789abcdef0123456789abcdef"}`
+	st, first, b := take(once)
+	if st != http.StatusCreated {
+		t.Fatalf("take: %d %s", st, b)
+	}
+	ids := make(chan int64, 8)
+	var wg sync.WaitGroup
+	for i := 0; i < cap(ids); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if st, tk, b := take(once); st != http.StatusCreated {
+				t.Errorf("repeat: %d %s", st, b)
+			} else {
+				ids <- tk.ID
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	for id := range ids {
+		if id != first.ID {
+			t.Errorf("a repeat took ticket %d, the first %d", id, first.ID)
+		}
+	}
+	if st, _, b := take(`{"service":"B","request_id":"0123456789abcdef0123456789abcdef"}`); st != http.StatusConflict || errCode(t, b) != model.EConflict {
+		t.Errorf("the id reused for another service: %d %s", st, b)
+	}
+	next, err := e.store.TakeTicket(ctx, "A", 0, "test")
+	if err != nil || next.SeqNo != first.SeqNo+1 {
+		t.Fatalf("repeats took more numbers: first %s, next %s %v", first.Number, next.Number, err)
+	}
+	if st, tk, b := take(`{"service":"A","request_id":"fedcba9876543210fedcba9876543210"}`); st != http.StatusCreated || tk.SeqNo != next.SeqNo+1 {
+		t.Errorf("a new id: %d %s", st, b)
+	}
+	clk.Add(takeMemoTTL)
+	if st, tk, b := take(once); st != http.StatusCreated || tk.ID == first.ID {
+		t.Errorf("the id after it is forgotten: %d %s", st, b)
+	}
+	if st, _, b := take(`{"service":"A","request_id":"short"}`); st != http.StatusBadRequest {
+		t.Errorf("a malformed id: %d %s", st, b)
 	}
 }
