@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +62,40 @@ func TestHandheldTokenRefusedOnPCsAPI(t *testing.T) {
 		t.Fatalf("a refused request changed the queue: version %d -> %d", v0, e.version(t))
 	}
 	signedIn(t, e) // the same token still signs in to its page
+}
+
+// The staff page's CSP names its own event stream's ws:// (wss:// under
+// TLS) source beside 'self', for older WebKit; a Host header carrying
+// anything but host[:port] adds nothing to the policy.
+func TestStaffPageCSPNamesWebSocket(t *testing.T) {
+	e := newEnv(t, Options{})
+	csp := func(host string) string {
+		req := httptest.NewRequest("GET", "/staff/login", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		e.srv.Handler().ServeHTTP(rec, req)
+		return rec.Header().Get("Content-Security-Policy")
+	}
+	for host, want := range map[string]string{
+		"192.168.1.20:8520": "connect-src 'self' ws://192.168.1.20:8520;",
+		"[fe80::1]:8520":    "connect-src 'self' ws://[fe80::1]:8520;",
+		"host.lan":          "connect-src 'self' ws://host.lan;",
+		"x;script-src *":    "connect-src 'self';",
+		"a.lan:80;img-src":  "connect-src 'self';",
+		"::1":               "connect-src 'self';",
+	} {
+		if got := csp(host); !strings.Contains(got, want) {
+			t.Errorf("Host %q: CSP %q, want %q", host, got, want)
+		}
+	}
+	tlsSrv := httptest.NewTLSServer(e.srv.Handler())
+	defer tlsSrv.Close()
+	resp, err := tlsSrv.Client().Get(tlsSrv.URL + "/staff/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got, want := resp.Header.Get("Content-Security-Policy"), "wss://"+strings.TrimPrefix(tlsSrv.URL, "https://")+";"; !strings.Contains(got, want) {
+		t.Errorf("under TLS: CSP %q, want %q", got, want)
+	}
 }
