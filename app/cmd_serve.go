@@ -81,6 +81,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
 	staff, _ := model.RoleHandheld.Spec()
 	fmt.Fprintf(stderr, "jiaohao: staff handhelds sign in at %s://%s%s\n", scheme, ln.Addr(), staff.Page)
+	if tlsConf == nil {
+		// The staff sign in over the branch Wi-Fi: in plain HTTP anyone on it
+		// reads the handheld's token and its session cookie.
+		log.Warn("staff handhelds sign in without TLS: on a shared Wi-Fi their token and session can be read; serve with --tls-cert and --tls-key")
+	}
 	if tlsConf != nil {
 		// What each PC pins in its setup to trust a self-signed certificate.
 		fmt.Fprintf(stderr, "jiaohao: certificate SHA-256 %s\n", peer.Fingerprint(tlsConf.Certificates[0].Certificate[0]))

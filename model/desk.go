@@ -94,13 +94,13 @@ func (d Desk) Allows(act Action, t *Ticket) bool {
 	case ActTransfer:
 		err = canLeave(*t, d.Window)
 	case ActCancel:
-		_, err = Cancel(*t, d.Window, at)
+		_, err = Cancel(*t, d.Window, d.Today, at)
 	case ActUndoPass:
 		if _, err = UndoPass(*t, d.Window, at); err == nil {
 			err = d.CanCall(ActUndoPass)
 		}
 	case ActRequeue:
-		_, err = Requeue(*t, d.Window)
+		_, err = Requeue(*t, d.Window, d.Today)
 	default:
 		return false
 	}

@@ -19,7 +19,9 @@ const (
 	EForbidden         = "forbidden"
 	ERateLimited       = "rate_limited"
 	EConflict          = "conflict"
-	EInternal          = "internal"
+	// EOtherDay: the ticket belongs to another business day than today's.
+	EOtherDay = "other_day"
+	EInternal = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

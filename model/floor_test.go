@@ -11,10 +11,10 @@ func TestFloorRequeuesOrCancelsPassedOnly(t *testing.T) {
 		"recall":           func(t Ticket) (Ticket, error) { return Recall(t, FloorWindow, now) },
 		"pass":             func(t Ticket) (Ticket, error) { return Pass(t, FloorWindow) },
 		"undo-pass":        func(t Ticket) (Ticket, error) { return UndoPass(t, FloorWindow, now) },
-		"requeue":          func(t Ticket) (Ticket, error) { return Requeue(t, FloorWindow) },
+		"requeue":          func(t Ticket) (Ticket, error) { return Requeue(t, FloorWindow, "") },
 		"start":            func(t Ticket) (Ticket, error) { return Start(t, FloorWindow, now) },
 		"finish":           func(t Ticket) (Ticket, error) { return Finish(t, FloorWindow, now) },
-		"cancel":           func(t Ticket) (Ticket, error) { return Cancel(t, FloorWindow, now) },
+		"cancel":           func(t Ticket) (Ticket, error) { return Cancel(t, FloorWindow, "", now) },
 		"transfer-window":  func(t Ticket) (Ticket, error) { return Transfer(t, FloorWindow, TransferTarget{Window: 4}) },
 		"transfer-service": func(t Ticket) (Ticket, error) { return Transfer(t, FloorWindow, TransferTarget{Service: "B"}) },
 	}
@@ -44,13 +44,13 @@ func TestFloorRequeuesOrCancelsPassedOnly(t *testing.T) {
 	}
 	// Whichever window passed it: the customer is on the floor, not there.
 	for _, w := range []int{1, 3, 7} {
-		out, err := Requeue(ticket(Passed, w, 2), FloorWindow)
+		out, err := Requeue(ticket(Passed, w, 2), FloorWindow, "")
 		if err != nil || out.Status != Waiting || out.Window != 0 || out.Requeued != 1 {
 			t.Errorf("floor requeue of window %d's passed ticket: %+v %v", w, out, err)
 		}
 	}
 	// A waiting ticket is nobody's on the floor to drop (model.Cancel).
-	if _, err := Cancel(ticket(Waiting, 0, 0), FloorWindow, now); ErrorCode(err) != EForbidden {
+	if _, err := Cancel(ticket(Waiting, 0, 0), FloorWindow, "", now); ErrorCode(err) != EForbidden {
 		t.Errorf("the floor cancelled a waiting ticket: %v", err)
 	}
 }
@@ -72,5 +72,32 @@ func TestParseNumber(t *testing.T) {
 		if _, _, ok := ParseNumber(bad); ok {
 			t.Errorf("ParseNumber(%q) accepted", bad)
 		}
+	}
+}
+
+// A passed ticket of a closed business day stays closed: the floor neither
+// requeues nor cancels it, and no window requeues it (it would wait on a
+// day no window calls and change that day's report); the desk rule the
+// caller screen asks agrees.
+func TestOtherDayPassedStaysClosed(t *testing.T) {
+	old := ticket(Passed, 3, 2)
+	old.BusinessDate = "2026-11-30"
+	const today = "2026-12-01"
+	for name, fn := range map[string]func() (Ticket, error){
+		"floor requeue":  func() (Ticket, error) { return Requeue(old, FloorWindow, today) },
+		"floor cancel":   func() (Ticket, error) { return Cancel(old, FloorWindow, today, now) },
+		"window requeue": func() (Ticket, error) { return Requeue(old, 3, today) },
+	} {
+		if out, err := fn(); ErrorCode(err) != EOtherDay || out.Status != Passed {
+			t.Errorf("%s of yesterday's passed ticket: %+v %v, want %s", name, out, err, EOtherDay)
+		}
+	}
+	if (Desk{Window: 3, Status: WindowOpen, Today: today}).Allows(ActRequeue, &old) {
+		t.Error("the desk offers requeue of yesterday's ticket")
+	}
+	cur := old
+	cur.BusinessDate = today
+	if out, err := Requeue(cur, FloorWindow, today); err != nil || out.Status != Waiting {
+		t.Errorf("floor requeue of today's passed ticket: %+v %v", out, err)
 	}
 }

@@ -39,6 +39,14 @@ func checkWindow(t Ticket, window int, action string) error {
 	return nil
 }
 
+// sameDay refuses acting on a ticket of another business day than today.
+func sameDay(t Ticket, today, action string) error {
+	if t.BusinessDate == today {
+		return nil
+	}
+	return Errorf(EOtherDay, "号码 %s 是 %s 的号码，今天（%s）不能%s (a ticket of another business day)", t.Number, t.BusinessDate, today, action)
+}
+
 // Call claims a waiting ticket for a window (never the floor's).
 func Call(t Ticket, window int, now time.Time) (Ticket, error) {
 	if window <= 0 {
@@ -109,11 +117,17 @@ func UndoPass(t Ticket, window int, now time.Time) (Ticket, error) {
 
 // Requeue puts a passed ticket back to waiting with its number; where it
 // stands in the queue is decided by the store (requeue_offset after the head).
-func Requeue(t Ticket, window int) (Ticket, error) {
+// today is the business date the store is in: a ticket of another day is
+// never requeued, by anyone, since it would wait on a closed day that no
+// window calls and change that day's report.
+func Requeue(t Ticket, window int, today string) (Ticket, error) {
 	if t.Status != Passed {
 		return t, illegal(t, "重新排队")
 	}
 	if err := checkWindow(t, window, "重新排队"); err != nil {
+		return t, err
+	}
+	if err := sameDay(t, today, "重新排队"); err != nil {
 		return t, err
 	}
 	t.Status, t.Lane, t.Window = Waiting, LaneNormal, 0
@@ -155,13 +169,18 @@ func Finish(t Ticket, window int, now time.Time) (Ticket, error) {
 // any window's token could empty the queue (and a clerk could clear the
 // line before closing time). Waiting tickets are cancelled by the manager,
 // who acts as window 0. The floor (FloorWindow) cancels a passed ticket
-// only: a customer who came back and no longer wants it.
-func Cancel(t Ticket, window int, now time.Time) (Ticket, error) {
+// only, and of today (the business date the store is in): a customer who
+// came back and no longer wants it. A closed day's tickets are the
+// manager's to clean up, not the floor's.
+func Cancel(t Ticket, window int, today string, now time.Time) (Ticket, error) {
 	if t.Status != Waiting && t.Status != Called && t.Status != Passed {
 		return t, illegal(t, "弃号")
 	}
 	if window == FloorWindow {
 		if err := checkWindow(t, window, "弃号"); err != nil {
+			return t, err
+		}
+		if err := sameDay(t, today, "弃号"); err != nil {
 			return t, err
 		}
 	}

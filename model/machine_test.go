@@ -23,10 +23,10 @@ var ops = []op{
 	{"timeout", func(t Ticket) (Ticket, error) { return Timeout(t, 1) }},
 	{"pass", func(t Ticket) (Ticket, error) { return Pass(t, 3) }},
 	{"undo-pass", func(t Ticket) (Ticket, error) { return UndoPass(t, 3, now) }},
-	{"requeue", func(t Ticket) (Ticket, error) { return Requeue(t, 3) }},
+	{"requeue", func(t Ticket) (Ticket, error) { return Requeue(t, 3, "") }},
 	{"start", func(t Ticket) (Ticket, error) { return Start(t, 3, now) }},
 	{"finish", func(t Ticket) (Ticket, error) { return Finish(t, 3, now) }},
-	{"cancel", func(t Ticket) (Ticket, error) { return Cancel(t, 3, now) }},
+	{"cancel", func(t Ticket) (Ticket, error) { return Cancel(t, 3, "", now) }},
 	{"transfer-window", func(t Ticket) (Ticket, error) { return Transfer(t, 3, TransferTarget{Window: 4}) }},
 	{"transfer-service", func(t Ticket) (Ticket, error) { return Transfer(t, 3, TransferTarget{Service: "B"}) }},
 }
@@ -123,7 +123,7 @@ func TestOtherWindowIsRefused(t *testing.T) {
 		func(t Ticket) (Ticket, error) { return Recall(t, 4, now) },
 		func(t Ticket) (Ticket, error) { return Pass(t, 4) },
 		func(t Ticket) (Ticket, error) { return Start(t, 4, now) },
-		func(t Ticket) (Ticket, error) { return Cancel(t, 4, now) },
+		func(t Ticket) (Ticket, error) { return Cancel(t, 4, "", now) },
 		func(t Ticket) (Ticket, error) { return Transfer(t, 4, TransferTarget{Window: 1}) },
 	} {
 		if _, err := fn(ticket(Called, 3, 1)); ErrorCode(err) != EInvalidTransition {
@@ -133,7 +133,7 @@ func TestOtherWindowIsRefused(t *testing.T) {
 	if _, err := UndoPass(ticket(Passed, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
 		t.Fatalf("undo-pass from another window: %v", err)
 	}
-	if _, err := Requeue(ticket(Passed, 3, 1), 4); ErrorCode(err) != EInvalidTransition {
+	if _, err := Requeue(ticket(Passed, 3, 1), 4, ""); ErrorCode(err) != EInvalidTransition {
 		t.Fatalf("requeue from another window: %v", err)
 	}
 	if _, err := Finish(ticket(Serving, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
@@ -149,18 +149,18 @@ func TestOtherWindowIsRefused(t *testing.T) {
 // a service the window serves, is the manager's to cancel.
 func TestOnlyTheManagerCancelsWaiting(t *testing.T) {
 	for _, w := range []int{1, 3, 4} {
-		if _, err := Cancel(ticket(Waiting, 0, 0), w, now); ErrorCode(err) != EForbidden {
+		if _, err := Cancel(ticket(Waiting, 0, 0), w, "", now); ErrorCode(err) != EForbidden {
 			t.Fatalf("window %d cancelled a waiting ticket: %v", w, err)
 		}
 	}
-	if out, err := Cancel(ticket(Waiting, 0, 0), 0, now); err != nil || out.Status != Cancelled {
+	if out, err := Cancel(ticket(Waiting, 0, 0), 0, "", now); err != nil || out.Status != Cancelled {
 		t.Fatalf("manager cancel of a waiting ticket: %+v %v", out, err)
 	}
 	for _, s := range []Status{Called, Passed} {
-		if out, err := Cancel(ticket(s, 3, 1), 3, now); err != nil || out.Status != Cancelled {
+		if out, err := Cancel(ticket(s, 3, 1), 3, "", now); err != nil || out.Status != Cancelled {
 			t.Fatalf("window 3 cancelling its own %s ticket: %v", s, err)
 		}
-		if _, err := Cancel(ticket(s, 3, 1), 4, now); ErrorCode(err) != EInvalidTransition {
+		if _, err := Cancel(ticket(s, 3, 1), 4, "", now); ErrorCode(err) != EInvalidTransition {
 			t.Fatalf("window 4 cancelled window 3's %s ticket: %v", s, err)
 		}
 	}

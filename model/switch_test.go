@@ -60,7 +60,7 @@ func TestLunchStatus(t *testing.T) {
 func TestRequeueMarks(t *testing.T) {
 	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	tk := Ticket{Number: "A012", Status: Passed, Window: 3}
-	tk, err := Requeue(tk, 3)
+	tk, err := Requeue(tk, 3, "")
 	if err != nil || tk.Requeued != 1 || tk.Status != Waiting {
 		t.Fatalf("requeue: %+v %v", tk, err)
 	}
@@ -70,7 +70,7 @@ func TestRequeueMarks(t *testing.T) {
 	if tk, err = Pass(tk, 3); err != nil {
 		t.Fatal(err)
 	}
-	if tk, err = Requeue(tk, 3); err != nil || tk.Requeued != 2 {
+	if tk, err = Requeue(tk, 3, ""); err != nil || tk.Requeued != 2 {
 		t.Fatalf("second requeue: %+v %v", tk, err)
 	}
 	tk, _ = Call(tk, 3, now)

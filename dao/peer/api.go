@@ -72,6 +72,13 @@ func (s *Server) routes() []route {
 // ReportTimeout.
 var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true, "/api/v1/healthcheck": true}
 
+// errPageRoleAPI refuses a role that runs as the host's web page (the
+// handheld) on the PCs' API: its token only signs in to its page, whose
+// session carries CSRF protection and ends with the terminal, so a token
+// read off a phone or sniffed on the Wi-Fi is not a bearer credential for
+// taking numbers, reading the event log or raising device alerts.
+var errPageRoleAPI = model.Errorf(model.EForbidden, "此令牌只能登录员工手持终端页面 /staff，不能用于窗口电脑的接口 (this token only signs in to the staff page, not the PCs' API)")
+
 // api authenticates, checks the role, names the actor for the event log
 // and runs the handler, within the request deadline.
 func (s *Server) api(rt route) http.Handler {
@@ -79,6 +86,10 @@ func (s *Server) api(rt route) http.Handler {
 		p, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
+			return
+		}
+		if spec, _ := p.Role.Spec(); !spec.Desktop() {
+			writeError(w, errPageRoleAPI)
 			return
 		}
 		if !p.may(rt.need) {

@@ -166,7 +166,7 @@ func TestAuthMatrix(t *testing.T) {
 // acts for window win (0: none, 1: the window-bound role's own): a role
 // that manages acts for any window, one bound to a window for its own.
 func tableAllows(spec model.RoleSpec, need model.Permission, win int) bool {
-	if !spec.Role.May(need) {
+	if !spec.Desktop() || !spec.Role.May(need) { // a page's role signs in to its page only
 		return false
 	}
 	return win == 0 || spec.Role.May(model.PermManage) || (spec.Window && win == 1)

@@ -56,11 +56,18 @@ type Options struct {
 	// bounds its headers: a client that trickles a body is cut off.
 	// WebSocket streams are not affected. Default 10 s.
 	BodyTimeout time.Duration
+	// StaffClock is the host's clock for the staff page's sessions and
+	// sign-in lockouts (this process's, never a terminal's). Default
+	// time.Now; a test moves it instead of sleeping.
+	StaffClock func() time.Time
 }
 
 func (o Options) withDefaults() Options {
 	if o.TakePerMinute == 0 {
 		o.TakePerMinute = 30
+	}
+	if o.StaffClock == nil {
+		o.StaffClock = time.Now
 	}
 	if o.PingEvery <= 0 {
 		o.PingEvery = 20 * time.Second

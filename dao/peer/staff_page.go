@@ -6,7 +6,10 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"html/template"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 )
 
 // The staff page: one embedded HTML file with its script, mobile first, in
@@ -74,6 +77,38 @@ func (s *Server) staffLoginPage(w http.ResponseWriter, r *http.Request) {
 	s.renderStaff(w, r, true)
 }
 
+// wsSource is the page's own event stream as a CSP source: older WebKit
+// does not let 'self' match ws: or wss:, so the host the browser used is
+// named with the served scheme. A Host that is not a plain host[:port]
+// (it could carry CSP syntax) names nothing, and 'self' alone stays.
+func wsSource(r *http.Request) string {
+	host := r.Host
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = host, ""
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+	if name == "" || len(host) > 255 || strings.Trim(port, "0123456789") != "" || len(port) > 5 {
+		return ""
+	}
+	if ip, err := netip.ParseAddr(name); err == nil {
+		if ip.Is6() && !strings.HasPrefix(host, "[") {
+			return ""
+		}
+	} else {
+		for _, c := range name {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+				return ""
+			}
+		}
+	}
+	scheme := "ws://"
+	if r.TLS != nil {
+		scheme = "wss://"
+	}
+	return " " + scheme + host
+}
+
 func langQuery(r *http.Request) string {
 	if l := r.URL.Query().Get("lang"); staffLabels[l] != nil {
 		return "?lang=" + l
@@ -90,7 +125,7 @@ func (s *Server) renderStaff(w http.ResponseWriter, r *http.Request, login bool)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; img-src 'self'; script-src 'nonce-"+n+
+	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'"+wsSource(r)+"; img-src 'self'; script-src 'nonce-"+n+
 		"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
 	lang := staffLang(r)
 	var buf bytes.Buffer

@@ -22,14 +22,18 @@ import (
 // host signs the floor staff out, which costs them one sign-in.
 
 const (
-	staffCookie       = "jh_staff"
-	staffCookieTLS    = "__Host-jh_staff" // the prefix makes the browser insist on Secure, Path=/ and no Domain
-	staffCSRFHeader   = "X-CSRF-Token"
-	staffSessionTTL   = 12 * time.Hour // a working day; then the staff sign in again
-	signInFailLimit   = 5              // bad sign-ins from one address ...
-	signInFailWindow  = 10 * time.Minute
-	maxStaffSessions  = 10000 // a bound on memory however often sign-in is called
-	maxSignInTrackers = 10000
+	staffCookie      = "jh_staff"
+	staffCookieTLS   = "__Host-jh_staff" // the prefix makes the browser insist on Secure, Path=/ and no Domain
+	staffCSRFHeader  = "X-CSRF-Token"
+	staffSessionTTL  = 12 * time.Hour // a working day; then the staff sign in again
+	signInFailLimit  = 5              // bad sign-ins from one address ...
+	signInFailWindow = 10 * time.Minute
+	maxStaffSessions = 10000 // a bound on memory however many terminals sign in
+	// maxSessionsPerTerminal: one handheld's token open in a few browsers
+	// (a phone, a tablet, a second tab after a lost cookie); more end the
+	// oldest.
+	maxSessionsPerTerminal = 8
+	maxSignInTrackers      = 10000
 )
 
 var (
@@ -45,10 +49,12 @@ type staffSession struct {
 	who     principal // the terminal signed in with; a staff account later signs in to the same session
 	csrf    string
 	expires time.Time
+	seq     uint64 // when it opened, among the host's sessions
 
 	mu      sync.Mutex
 	ended   bool
 	streams map[*context.CancelFunc]struct{} // the page's open event streams
+	takes   map[string]*takeMemo             // recent takes by request_id (staff_take_once.go)
 }
 
 // follow bounds an event stream by the session: it ends when the session
@@ -86,20 +92,17 @@ func (sess *staffSession) stop() {
 
 // staffSessions holds the sessions by the hash of their cookie value (a
 // map lookup keyed by the secret itself would leak timing about it), and
-// the failed sign-ins per client address.
+// the failed sign-ins per client address, on the host's clock.
 type staffSessions struct {
+	now   func() time.Time
 	mu    sync.Mutex
 	byKey map[string]*staffSession
 	fails map[string]*signInFails
+	seq   uint64 // orders sessions by when they opened
 }
 
-type signInFails struct {
-	n     int
-	since time.Time
-}
-
-func newStaffSessions() *staffSessions {
-	return &staffSessions{byKey: map[string]*staffSession{}, fails: map[string]*signInFails{}}
+func newStaffSessions(now func() time.Time) *staffSessions {
+	return &staffSessions{now: now, byKey: map[string]*staffSession{}, fails: map[string]*signInFails{}}
 }
 
 func randomString() string {
@@ -108,31 +111,68 @@ func randomString() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// open starts a session for p and returns the cookie value.
-func (ss *staffSessions) open(p principal, now time.Time) (string, *staffSession) {
+// open starts a session for p and returns the cookie value. The session
+// of the cookie the browser still sent (replace) ends: signing in again
+// is not a second session. A terminal keeps at most
+// maxSessionsPerTerminal live sessions, its oldest ending first, so no
+// one token's sign-ins push the other handhelds' sessions out.
+func (ss *staffSessions) open(p principal, replace string) (string, *staffSession) {
+	now := ss.now()
 	value := randomString()
 	sess := &staffSession{who: p, csrf: randomString(), expires: now.Add(staffSessionTTL)}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if replace != "" && len(replace) <= 100 {
+		ss.endLocked(HashToken(replace))
+	}
+	ss.capTerminalLocked(p.ID, now)
 	if len(ss.byKey) >= maxStaffSessions {
 		ss.pruneLocked(now)
 	}
+	ss.seq++
+	sess.seq = ss.seq
 	ss.byKey[HashToken(value)] = sess
 	return value, sess
 }
 
+// capTerminalLocked ends terminal id's expired sessions, and its oldest
+// live ones until one more fits under maxSessionsPerTerminal.
+func (ss *staffSessions) capTerminalLocked(id int64, now time.Time) {
+	var mine []string
+	for k, sess := range ss.byKey {
+		if sess.who.ID != id {
+			continue
+		}
+		if !now.Before(sess.expires) {
+			ss.endLocked(k)
+			continue
+		}
+		mine = append(mine, k)
+	}
+	for len(mine) >= maxSessionsPerTerminal {
+		oldest := 0
+		for i, k := range mine {
+			if ss.byKey[k].seq < ss.byKey[mine[oldest]].seq {
+				oldest = i
+			}
+		}
+		ss.endLocked(mine[oldest])
+		mine = append(mine[:oldest], mine[oldest+1:]...)
+	}
+}
+
 // get is the live session of a cookie value.
-func (ss *staffSessions) get(value string, now time.Time) (*staffSession, bool) {
+func (ss *staffSessions) get(value string) (*staffSession, bool) {
 	if value == "" || len(value) > 100 {
 		return nil, false
 	}
+	now := ss.now()
 	key := HashToken(value)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	sess, ok := ss.byKey[key]
 	if ok && !now.Before(sess.expires) {
-		sess.stop()
-		delete(ss.byKey, key)
+		ss.endLocked(key)
 		return nil, false
 	}
 	return sess, ok
@@ -142,7 +182,10 @@ func (ss *staffSessions) get(value string, now time.Time) (*staffSession, bool) 
 func (ss *staffSessions) end(value string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	key := HashToken(value)
+	ss.endLocked(HashToken(value))
+}
+
+func (ss *staffSessions) endLocked(key string) {
 	if sess, ok := ss.byKey[key]; ok {
 		sess.stop()
 		delete(ss.byKey, key)
@@ -155,70 +198,26 @@ func (ss *staffSessions) endTerminal(id int64) {
 	defer ss.mu.Unlock()
 	for k, sess := range ss.byKey {
 		if sess.who.ID == id {
-			sess.stop()
-			delete(ss.byKey, k)
+			ss.endLocked(k)
 		}
 	}
 }
 
-// pruneLocked drops expired sessions and stale failure counts; if the
-// sessions are still at the bound, the oldest go.
+// pruneLocked drops expired sessions; if the sessions are still at the
+// bound, the oldest goes.
 func (ss *staffSessions) pruneLocked(now time.Time) {
 	var oldestKey string
-	var oldest time.Time
+	var oldest uint64
 	for k, sess := range ss.byKey {
 		if !now.Before(sess.expires) {
-			sess.stop()
-			delete(ss.byKey, k)
-		} else if oldestKey == "" || sess.expires.Before(oldest) {
-			oldestKey, oldest = k, sess.expires
+			ss.endLocked(k)
+		} else if oldestKey == "" || sess.seq < oldest {
+			oldestKey, oldest = k, sess.seq
 		}
 	}
 	if len(ss.byKey) >= maxStaffSessions {
-		ss.byKey[oldestKey].stop()
-		delete(ss.byKey, oldestKey)
+		ss.endLocked(oldestKey)
 	}
-}
-
-// lockedOut reports whether addr has failed too often lately.
-func (ss *staffSessions) lockedOut(addr string, now time.Time) bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	f, ok := ss.fails[addr]
-	if ok && now.Sub(f.since) >= signInFailWindow {
-		delete(ss.fails, addr)
-		return false
-	}
-	return ok && f.n >= signInFailLimit
-}
-
-// failed counts a bad sign-in from addr.
-func (ss *staffSessions) failed(addr string, now time.Time) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if len(ss.fails) >= maxSignInTrackers {
-		for a, f := range ss.fails {
-			if now.Sub(f.since) >= signInFailWindow {
-				delete(ss.fails, a)
-			}
-		}
-		if len(ss.fails) >= maxSignInTrackers {
-			return // a flood from many addresses: the tokens' 256 bits still hold
-		}
-	}
-	f, ok := ss.fails[addr]
-	if !ok || now.Sub(f.since) >= signInFailWindow {
-		f = &signInFails{since: now}
-		ss.fails[addr] = f
-	}
-	f.n++
-}
-
-// succeeded forgets addr's failures.
-func (ss *staffSessions) succeeded(addr string) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	delete(ss.fails, addr)
 }
 
 // cookieName is the session cookie's name on this connection: under TLS

@@ -48,7 +48,9 @@ func (s *Server) answerStaff(w http.ResponseWriter, r *http.Request, status int,
 }
 
 // staffTake is POST /staff/api/tickets: a number for a customer, recorded
-// as taken on a handheld. A priority is VIP and only while VIP is on.
+// as taken on a handheld. A priority is VIP and only while VIP is on. A
+// take sent again with the same request_id (its answer was lost on the
+// Wi-Fi) answers the number the first one took instead of a second one.
 func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) error {
 	q, err := decode[staffTakeRequest](r, false)
 	if err != nil {
@@ -63,39 +65,56 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 			return invalid("本网点未开通 VIP 取号 (VIP numbers are turned off)")
 		}
 	}
-	if !s.takes.allow(p.ID, time.Now()) {
-		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
-	}
-	if q.Kiosk == "" {
-		t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
-		return s.answerStaff(w, r, http.StatusCreated, t, err)
-	}
-	req, ok := s.store.(model.KioskPrintRequests)
-	if !ok {
-		return model.Errorf(model.EUnavailable, "此网点的数据库不支持取号机代打 (this branch's store cannot print at a kiosk)")
-	}
-	t, err := req.TakeTicketPrintAt(r.Context(), q.Service, q.Priority, p.Role.TicketSource(), q.Kiosk)
+	sess, _ := r.Context().Value(sessionKey{}).(*staffSession)
+	t, repeat, err := sess.takeOnce(r.Context(), q, s.opts.StaffClock(), func() (model.Ticket, error) { return s.staffTakeNew(r.Context(), q, p) })
 	if err != nil {
 		return err
 	}
-	online := s.kioskNamedOnline(r.Context(), t.PrintAt)
-	out := staffTicket{Ticket: s.ticketOut(r.Context(), t), CustomerURL: model.CustomerURL(s.customerBase(r.Context(), r), t.PublicID), KioskOnline: &online}
+	if repeat { // as it stands now: called already, or printed at the kiosk
+		if now, err := s.store.Ticket(r.Context(), t.ID); err == nil {
+			t = now
+		}
+	}
+	out := staffTicket{Ticket: s.ticketOut(r.Context(), t), CustomerURL: model.CustomerURL(s.customerBase(r.Context(), r), t.PublicID)}
+	if t.PrintAt != "" {
+		online := s.kioskNamedOnline(r.Context(), t.PrintAt)
+		out.KioskOnline = &online
+	}
 	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 
-// staffTakeRequest is a take on the handheld: a number, and optionally
-// the kiosk (by its terminal's name) that prints the ticket for the
-// customer to pick up.
+// staffTakeNew takes a new number, within the token's rate.
+func (s *Server) staffTakeNew(ctx context.Context, q staffTakeRequest, p principal) (model.Ticket, error) {
+	if !s.takes.allow(p.ID, time.Now()) {
+		return model.Ticket{}, model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
+	}
+	if q.Kiosk == "" {
+		return s.store.TakeTicket(ctx, q.Service, q.Priority, p.Role.TicketSource())
+	}
+	req, ok := s.store.(model.KioskPrintRequests)
+	if !ok {
+		return model.Ticket{}, model.Errorf(model.EUnavailable, "此网点的数据库不支持取号机代打 (this branch's store cannot print at a kiosk)")
+	}
+	return req.TakeTicketPrintAt(ctx, q.Service, q.Priority, p.Role.TicketSource(), q.Kiosk)
+}
+
+// staffTakeRequest is a take on the handheld: a number, optionally the
+// kiosk (by its terminal's name) that prints the ticket for the customer
+// to pick up, and the page's random id for this take (request_id).
 type staffTakeRequest struct {
-	Service  string `json:"service"`
-	Priority int    `json:"priority"`
-	Kiosk    string `json:"kiosk"`
+	Service   string `json:"service"`
+	Priority  int    `json:"priority"`
+	Kiosk     string `json:"kiosk"`
+	RequestID string `json:"request_id"`
 }
 
 func (q staffTakeRequest) validate() error {
 	if err := (takeRequest{Service: q.Service, Priority: q.Priority}).validate(); err != nil {
 		return err
+	}
+	if !validRequestID(q.RequestID) {
+		return invalid("取号请求编号无效 (request_id must be 16 to 64 letters, digits, - or _)")
 	}
 	return model.CheckTerminalName(q.Kiosk)
 }
@@ -126,7 +145,9 @@ func (s *Server) staffLookup(w http.ResponseWriter, r *http.Request, _ principal
 }
 
 // staffAct is POST /staff/api/tickets/{id}/requeue or /cancel, as the
-// floor: a passed ticket only, whichever window passed it.
+// floor: a passed ticket of today only, whichever window passed it. The
+// model refuses another day's ticket inside the store's transaction; the
+// check here answers first, with the same code, the way lookup does.
 func (s *Server) staffAct(w http.ResponseWriter, r *http.Request, _ principal) error {
 	id, err := parseID(r.PathValue("id"))
 	if err != nil {
@@ -135,14 +156,26 @@ func (s *Server) staffAct(w http.ResponseWriter, r *http.Request, _ principal) e
 	if _, err := decode[emptyRequest](r, true); err != nil {
 		return err
 	}
-	var t model.Ticket
-	switch r.PathValue("action") {
-	case "requeue":
-		t, err = s.store.Requeue(r.Context(), id, model.FloorWindow)
-	case "cancel":
-		t, err = s.store.Cancel(r.Context(), id, model.FloorWindow)
-	default:
+	action := r.PathValue("action")
+	if action != "requeue" && action != "cancel" {
 		return model.Errorf(model.ENotFound, "没有这个操作 (no such action)")
+	}
+	cur, err := s.store.Ticket(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	snap, err := s.snaps.get(r.Context())
+	if err != nil {
+		return err
+	}
+	if cur.BusinessDate != snap.BusinessDate {
+		return model.Errorf(model.EOtherDay, "号码 %s 是 %s 的号码，只能处理今天的过号 (only today's passed numbers can be requeued or cancelled)", cur.Number, cur.BusinessDate)
+	}
+	var t model.Ticket
+	if action == "requeue" {
+		t, err = s.store.Requeue(r.Context(), id, model.FloorWindow)
+	} else {
+		t, err = s.store.Cancel(r.Context(), id, model.FloorWindow)
 	}
 	return s.answerStaff(w, r, http.StatusOK, t, err)
 }

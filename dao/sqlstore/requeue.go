@@ -13,7 +13,7 @@ import (
 // it is placed behind so the serving order puts it exactly there.
 func (s *GormStore) Requeue(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvRequeue, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		n, err := model.Requeue(c, window)
+		n, err := model.Requeue(c, window, t.date)
 		if err != nil {
 			return n, err
 		}

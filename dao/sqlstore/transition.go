@@ -153,6 +153,6 @@ func (s *GormStore) Finish(ctx context.Context, id int64, window int) (model.Tic
 // Cancel abandons a ticket; its number is not reused.
 func (s *GormStore) Cancel(ctx context.Context, id int64, window int) (model.Ticket, error) {
 	return s.transition(ctx, id, model.EvCancel, func(t *txn, c model.Ticket) (model.Ticket, error) {
-		return model.Cancel(c, window, t.now)
+		return model.Cancel(c, window, t.date, t.now)
 	})
 }
