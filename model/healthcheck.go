@@ -137,14 +137,25 @@ func CheckHealthDir(v string) error {
 }
 
 // reservedName is a Windows device name, which opens the device, not a
-// folder.
+// folder: CON, PRN, AUX, NUL, CONIN$, CONOUT$, and COM or LPT with a digit,
+// the superscript ¹ ² ³ among them.
 func reservedName(s string) bool {
 	switch s {
-	case "CON", "PRN", "AUX", "NUL":
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true
 	}
-	if len(s) == 4 && (strings.HasPrefix(s, "COM") || strings.HasPrefix(s, "LPT")) && s[3] >= '0' && s[3] <= '9' {
-		return true
+	for _, dev := range []string{"COM", "LPT"} {
+		n, ok := strings.CutPrefix(s, dev)
+		if !ok {
+			continue
+		}
+		switch n {
+		case "¹", "²", "³":
+			return true
+		}
+		if len(n) == 1 && n[0] >= '0' && n[0] <= '9' {
+			return true
+		}
 	}
 	return false
 }

@@ -66,6 +66,7 @@ func TestHealthSettings(t *testing.T) {
 	}
 	// Whoever holds a manager token may set it: no place of its choosing.
 	for _, v := range []string{"", "/etc", "../x", "a/../../b", `C:\Users`, "C:x", `a\b`, "a//b", "./a", "NUL", "com1.txt",
+		"CONIN$", "conout$", "x/CONOUT$.log", "COM¹", "lpt²", "LPT³.txt", "a/com³",
 		"a/", "x. ", " x", "a\x00b"} {
 		if err := model.ValidateSetting("health_check_dir", v); model.ErrorCode(err) != model.EInvalidInput {
 			t.Errorf("%q accepted (%v)", v, err)
