@@ -46,6 +46,7 @@ var _ model.HealthDesk = (*healthHost)(nil)
 
 func newHealthHost(gs *sqlstore.GormStore, fixed, lang string, logf func(string, ...any)) *healthHost {
 	host, _ := os.Hostname()
+	host = model.HealthHost(host) // a long FQDN still fits the claim's column
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return &healthHost{gs: gs, fixed: fixed, lang: reports.Lang(reportLang(lang)), host: host,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The daily health check (seed 002 §5.2): after closing, the PC that hosts
@@ -38,6 +39,25 @@ func HealthFiles(date string) []string {
 		"jiaohao-report-" + date + ".pdf", "jiaohao-report-" + date + ".csv",
 		"jiaohao-health-" + date + ".pdf", "jiaohao-health-" + date + ".csv",
 	}
+}
+
+// HealthHolderMax is the longest holder or host a check records, in bytes:
+// a host name of up to 255 (a Windows FQDN may be that long), "/" and the
+// process's 12 hex digits, with room to spare.
+const HealthHolderMax = 300
+
+// HealthHost cuts a host name to 255 bytes, at a character boundary, so
+// that with its process suffix it always fits HealthHolderMax.
+func HealthHost(name string) string {
+	const most = 255
+	if len(name) <= most {
+		return name
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut]
 }
 
 // HealthLog is the store's record of the checks. The automatic check of a

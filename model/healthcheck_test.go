@@ -2,8 +2,10 @@ package model_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"jiaohao/model"
 )
@@ -92,5 +94,18 @@ func TestHealthSettings(t *testing.T) {
 	}
 	if err := model.ValidateSetting("alert_passed_ratio_pct", "101"); model.ErrorCode(err) != model.EInvalidInput {
 		t.Fatalf("101 %% accepted (%v)", err)
+	}
+}
+
+// A host name is cut to 255 bytes at a character boundary, never inside a
+// character.
+func TestHealthHostCut(t *testing.T) {
+	if got := model.HealthHost("pc1"); got != "pc1" {
+		t.Fatalf("short name changed to %q", got)
+	}
+	long := strings.Repeat("a", 254) + "网点"
+	got := model.HealthHost(long)
+	if got != strings.Repeat("a", 254) || !utf8.ValidString(got) {
+		t.Fatalf("cut to %q (%d bytes)", got, len(got))
 	}
 }

@@ -17,11 +17,11 @@ var _ model.HealthLog = (*GormStore)(nil)
 type healthCheckRow struct {
 	BranchID     int64      `gorm:"primaryKey;autoIncrement:false"`
 	BusinessDate string     `gorm:"primaryKey;size:10"`
-	ClaimedBy    string     `gorm:"size:80;not null"`
+	ClaimedBy    string     `gorm:"size:300;not null"` // model.HealthHolderMax
 	ClaimedAt    *time.Time `gorm:"precision:6"`
 	DoneAt       *time.Time `gorm:"precision:6"` // the automatic run finished
 	CheckedAt    *time.Time `gorm:"precision:6"` // the findings' time; nil until a run records them
-	Host         string     `gorm:"size:80;not null"`
+	Host         string     `gorm:"size:300;not null"`
 	Dir          string     `gorm:"size:1000;not null"`
 	Taken        int        `gorm:"not null"`
 	Stuck        int        `gorm:"not null"`
@@ -43,8 +43,8 @@ func (s *GormStore) ensureHealthRow(ctx context.Context, date string) error {
 // ClaimHealthCheck is one conditional UPDATE of the day's row: of PCs
 // racing for it, the database lets exactly one change it.
 func (s *GormStore) ClaimHealthCheck(ctx context.Context, date, holder string, lease time.Duration) (bool, error) {
-	if holder == "" {
-		return false, model.Errorf(model.EInvalidInput, "健康检查须有执行者 (a claim needs a holder)")
+	if holder == "" || len(holder) > model.HealthHolderMax {
+		return false, model.Errorf(model.EInvalidInput, "健康检查须有执行者，且不超过 %d 字节 (a claim needs a holder of at most %d bytes)", model.HealthHolderMax, model.HealthHolderMax)
 	}
 	if err := s.ensureHealthRow(ctx, date); err != nil {
 		return false, err
@@ -65,6 +65,9 @@ func (s *GormStore) ClaimHealthCheck(ctx context.Context, date, holder string, l
 // RecordHealthCheck stores the findings; with a holder, only while it
 // holds the claim, and the day's automatic run is then done.
 func (s *GormStore) RecordHealthCheck(ctx context.Context, c model.HealthCheck, holder string) error {
+	if len(holder) > model.HealthHolderMax || len(c.Host) > model.HealthHolderMax {
+		return model.Errorf(model.EInvalidInput, "健康检查的执行者和主机名不能超过 %d 字节 (holder and host are at most %d bytes)", model.HealthHolderMax, model.HealthHolderMax)
+	}
 	if err := s.ensureHealthRow(ctx, c.Date); err != nil {
 		return err
 	}

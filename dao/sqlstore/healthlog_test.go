@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -123,6 +124,39 @@ func TestHealthCheckOnDemandAndLast(t *testing.T) {
 		got, err := s.LastHealthCheck(bg)
 		if err != nil || got.Date != "2026-11-07" || !got.Flagged {
 			t.Fatalf("last = %+v (%v), want Saturday's flagged check", got, err)
+		}
+	})
+}
+
+// A PC with a long fully qualified name (up to 255 bytes on Windows)
+// claims, records and keeps its claim on every engine: the columns hold
+// host + "/" + 12 hex digits whole, so a strict engine does not refuse it
+// and a lax one does not cut it (which would make the holder a stranger to
+// its own claim). A holder past the limit is refused in one sentence.
+func TestHealthCheckLongHostName(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const date = "2026-11-09"
+		host := model.HealthHost(strings.Repeat("branch-pc-0042.", 20) + "corp.example.com")
+		if len(host) != 255 {
+			t.Fatalf("cut host is %d bytes", len(host))
+		}
+		holder := host + "/0123456789ab"
+		if won, err := s.ClaimHealthCheck(bg, date, holder, 10*time.Minute); err != nil || !won {
+			t.Fatalf("long holder's claim: %v %v", won, err)
+		}
+		if won, err := s.ClaimHealthCheck(bg, date, "other", 10*time.Minute); err != nil || won {
+			t.Fatalf("another PC took the long holder's live claim (%v, %v)", won, err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: date, At: time.Now(), Host: host, Dir: "/d", Taken: 1}, holder))
+		got, err := s.LastHealthCheck(bg)
+		if err != nil || got.Host != host {
+			t.Fatalf("host read back as %d bytes (%v)", len(got.Host), err)
+		}
+		if done, err := s.HealthChecksDone(bg, []string{date}); err != nil || !done[date] {
+			t.Fatalf("the long holder's run is not done: %v %v", done, err)
+		}
+		if _, err := s.ClaimHealthCheck(bg, "2026-11-10", strings.Repeat("x", model.HealthHolderMax+1), time.Minute); model.ErrorCode(err) != model.EInvalidInput {
+			t.Fatalf("an overlong holder gave %v", err)
 		}
 	})
 }
