@@ -38,6 +38,11 @@ type Report struct {
 	// PassedThreshold is the share PassedWarning compares with: the
 	// branch's alert_passed_ratio_pct.
 	PassedThreshold float64
+	// PassedRules decide PassedWarning and each service's flag in the
+	// health summary: alert_passed_ratio_pct with alert_passed_min, the
+	// alerts' and the monitor's rule, so a day's first passes are not a
+	// warning here and silence there.
+	PassedRules model.AlertRules
 	// Stuck lists tickets still called or serving when the report was made
 	// (seed 003 §5.4: a finish that never reached the database).
 	Stuck []StuckTicket
