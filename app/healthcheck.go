@@ -126,7 +126,7 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	days := model.HealthDays(h.gs.Calendar(ctx), set.HealthCheckAt, now, healthCatchUp)
+	days := model.HealthDays(h.gs.Calendar(ctx), set, now, healthCatchUp)
 	done, err := h.gs.HealthChecksDone(ctx, days)
 	if err != nil {
 		return nil, err

@@ -104,16 +104,35 @@ func HealthDue(cal Calendar, at time.Duration, date string) (time.Time, error) {
 	return time.Date(y, m, d, h, mi, 0, 0, from.Location()), nil
 }
 
-// HealthDays are the business days whose automatic check is due at now,
-// oldest first: the back days before today, then today once its time has
-// come. A host that was off at the set time checks the days it missed when
-// it starts again.
-func HealthDays(cal Calendar, at time.Duration, now time.Time, back int) []string {
+// HealthCheckDue is when the automatic check of date runs: the later of
+// health_check_time and the close of business_hours, so a branch open
+// until 21:00 is not checked at 20:00 with clerks still serving. A close
+// of 24:00 (the default 00:00-24:00, no hours set) does not move it.
+func (s Settings) HealthCheckDue(cal Calendar, date string) (time.Time, error) {
+	due, err := HealthDue(cal, s.HealthCheckAt, date)
+	if err != nil || s.BusinessClose <= 0 || s.BusinessClose >= 24*time.Hour {
+		return due, err
+	}
+	closed, err := HealthDue(cal, s.BusinessClose, date)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if closed.After(due) {
+		due = closed
+	}
+	return due, nil
+}
+
+// HealthDays are the business days whose automatic check is due at now
+// (Settings.HealthCheckDue), oldest first: the back days before today,
+// then today once its time has come. A host that was off at the set time
+// checks the days it missed when it starts again.
+func HealthDays(cal Calendar, s Settings, now time.Time, back int) []string {
 	today := cal.Day(now)
 	var out []string
 	for i := back; i >= 0; i-- {
 		date := today.AddDate(0, 0, -i).Format(time.DateOnly)
-		due, err := HealthDue(cal, at, date)
+		due, err := s.HealthCheckDue(cal, date)
 		if err == nil && !now.Before(due) {
 			out = append(out, date)
 		}
