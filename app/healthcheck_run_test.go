@@ -103,3 +103,29 @@ func TestHostingPCRunsTheHealthCheckByItself(t *testing.T) {
 	defer be.close()
 	waitFiles(t, filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "health"), day)
 }
+
+// On a shared database server (every PC in ModeDB, no host PC) the
+// manager's PC runs the daily check by itself; a kiosk or caller on the
+// same database does not (the claim row would keep it to one PC anyway,
+// but a kiosk has no manager to read it).
+func TestManagerOnSharedDatabaseRunsTheHealthCheck(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	day := yesterdayTicket(t, dsn)
+	kiosk, err := connect(context.Background(), Config{Role: model.RoleKiosk, Mode: screens.ModeDB, DSN: dsn}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kiosk.close()
+	if kiosk.checking {
+		t.Fatal("a kiosk on the shared database runs the daily check")
+	}
+	be, err := connect(context.Background(), Config{Role: model.RoleManager, Mode: screens.ModeDB, DSN: dsn}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.close()
+	if !be.checking {
+		t.Fatal("the manager on the shared database does not run the daily check")
+	}
+	waitFiles(t, filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "health"), day)
+}
