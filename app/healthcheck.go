@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"jiaohao/dao/sqlstore"
@@ -40,6 +41,14 @@ type healthHost struct {
 	host   string // this PC, recorded with the check
 	holder string // this process, for the claims
 	logf   func(string, ...any)
+	// days holds one lock per business date: two checks of one day on
+	// this PC (the automatic run and "check now", or two managers) run one
+	// after the other, so the day's files and its record are one run's.
+	days sync.Map // date -> *sync.Mutex; one entry a day, a few hundred a year
+	// waiting, in tests, hears that a check waits for another of its day.
+	waiting func(date string)
+	// saving, in tests, runs between a check's figures and its files.
+	saving func(date string)
 }
 
 var _ model.HealthDesk = (*healthHost)(nil)
@@ -92,6 +101,7 @@ func (h *healthHost) RunHealthCheck(ctx context.Context, date string) (model.Hea
 // run checks one day. The automatic run (holder set) of a day without
 // tickets records it and writes nothing: a closed day leaves no files.
 func (h *healthHost) run(ctx context.Context, date, holder string) (model.HealthCheck, error) {
+	defer h.lockDay(date)()
 	set, err := h.gs.Settings(ctx)
 	if err != nil {
 		return model.HealthCheck{}, err
@@ -103,6 +113,9 @@ func (h *healthHost) run(ctx context.Context, date, holder string) (model.Health
 	c := d.Health.Check()
 	c.Host = h.host
 	if holder == "" || c.Taken > 0 {
+		if h.saving != nil {
+			h.saving(date)
+		}
 		dir := h.folder(set)
 		if err := d.Save(dir, h.lang); err != nil {
 			return c, err
@@ -113,6 +126,19 @@ func (h *healthHost) run(ctx context.Context, date, holder string) (model.Health
 		c.Dir, c.Files = dir, model.HealthFiles(date)
 	}
 	return c, h.gs.RecordHealthCheck(ctx, c, holder)
+}
+
+// lockDay takes the day's lock and returns its release.
+func (h *healthHost) lockDay(date string) func() {
+	v, _ := h.days.LoadOrStore(date, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	if !mu.TryLock() {
+		if h.waiting != nil {
+			h.waiting(date)
+		}
+		mu.Lock()
+	}
+	return mu.Unlock
 }
 
 // tick runs every check that is due and not done, oldest first; it

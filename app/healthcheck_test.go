@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -214,5 +215,61 @@ func TestHealthFolderIsUnderTheDataFolder(t *testing.T) {
 	want := filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "reports", "daily")
 	if c.Dir != want || len(files(t, want)) != 4 {
 		t.Fatalf("wrote to %q (%v), want %q", c.Dir, files(t, c.Dir), want)
+	}
+}
+
+// Two checks of one day at once on the host (the automatic run and "check
+// now", or two managers) run one after the other: the second waits for
+// the day's lock, so the files and the record are one run's, the one
+// that began last, and its renames never interleave with another's.
+// The first run is held between its figures and its files until the
+// second either waits for the lock or has finished (it would without one).
+func TestTwoChecksOfOneDayDoNotMix(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	host := newHealthHost(st, dir, "zh", t.Logf)
+	tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := tk.BusinessDate
+	waiting, secondDone := make(chan struct{}), make(chan error, 1)
+	var first atomic.Bool
+	host.waiting = func(string) { close(waiting) }
+	host.saving = func(string) {
+		if !first.CompareAndSwap(false, true) {
+			return // the second run
+		}
+		st.ShiftClock(time.Hour) // the second run's figures are an hour later
+		go func() { _, err := host.run(ctx, day, ""); secondDone <- err }()
+		select {
+		case <-waiting:
+		case err := <-secondDone:
+			secondDone <- err
+		}
+	}
+	c1, err := host.run(ctx, day, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-secondDone; err != nil {
+		t.Fatal(err)
+	}
+	last, err := host.LastHealthCheck(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the lock the first run, held with its older figures, would
+	// finish last over the second's files and record.
+	if !last.At.After(c1.At) {
+		t.Fatalf("the record is the first run's (%v), not the second's, begun an hour later", last.At)
+	}
+	stamp := last.At.In(st.Location()).Format(time.RFC3339)
+	for _, f := range []string{"jiaohao-health-" + day + ".csv", "jiaohao-report-" + day + ".csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), stamp) {
+			t.Errorf("%s is not the recorded run's (at %s): %v\n%.300s", f, stamp, err, b)
+		}
 	}
 }
