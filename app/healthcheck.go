@@ -85,15 +85,32 @@ func (h *healthHost) LastHealthCheck(ctx context.Context) (model.HealthCheck, er
 	return h.gs.LastHealthCheck(ctx)
 }
 
-// RunHealthCheck checks date ("" is today's business date) now and
-// rewrites its files, whatever ran before.
+// RunHealthCheck checks date now and rewrites its files, whatever ran
+// before. "" is the last closed business day: the newest whose check time
+// (Settings.HealthCheckDue) has passed. A day still open is refused: its
+// figures would flag tickets still being served and replace the last
+// closed day's verdict on the manager's screen.
 func (h *healthHost) RunHealthCheck(ctx context.Context, date string) (model.HealthCheck, error) {
+	set, err := h.gs.Settings(ctx)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	now, err := h.gs.Now(ctx)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	cal := h.gs.Calendar(ctx)
 	if date == "" {
-		now, err := h.gs.Now(ctx)
-		if err != nil {
-			return model.HealthCheck{}, err
-		}
-		date = h.gs.Calendar(ctx).Date(now)
+		days := model.HealthDays(cal, set, now, 1)
+		date = days[len(days)-1] // yesterday's time has always passed
+	}
+	due, err := set.HealthCheckDue(cal, date)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	if now.Before(due) {
+		return model.HealthCheck{}, model.Errorf(model.EInvalidInput, "%s 的营业尚未结束，%s 之后才能检查 (the business day %s is open until its check time %s)",
+			date, due.In(cal.Loc).Format("01-02 15:04"), date, due.In(cal.Loc).Format("01-02 15:04"))
 	}
 	return h.run(ctx, date, "")
 }

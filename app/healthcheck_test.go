@@ -273,3 +273,46 @@ func TestTwoChecksOfOneDayDoNotMix(t *testing.T) {
 		}
 	}
 }
+
+// "Check now" without a date checks the last closed business day, and a
+// day still open (before its check time) is refused in one sentence and
+// recorded nowhere: a mid-day check must not raise a false flag nor hide
+// yesterday's.
+func TestCheckNowChecksTheLastClosedDay(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	host := newHealthHost(st, t.TempDir(), "zh", t.Logf)
+	at(t, st, 1, 10, 0)
+	tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CallNext(ctx, 1, ""); err != nil { // being served: not stuck yet
+		t.Fatal(err)
+	}
+	today := tk.BusinessDate
+	if _, err := host.RunHealthCheck(ctx, today); model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(model.ErrorMessage(err), "尚未结束") {
+		t.Fatalf("checking the open day gave %v", err)
+	}
+	if _, err := st.LastHealthCheck(ctx); model.ErrorCode(err) != model.ENotFound {
+		t.Fatalf("the refused check was recorded: %v", err)
+	}
+	yesterday := st.Calendar(ctx).Date(mustNow(t, st).AddDate(0, 0, -1))
+	c, err := host.RunHealthCheck(ctx, "")
+	if err != nil || c.Date != yesterday {
+		t.Fatalf("by default checked %+v (%v), want yesterday", c, err)
+	}
+	at(t, st, 0, 20, 0) // the check time: today is closed
+	if c, err := host.RunHealthCheck(ctx, ""); err != nil || c.Date != today || !c.Flagged {
+		t.Fatalf("after the check time: %+v (%v), want today, flagged", c, err)
+	}
+}
+
+func mustNow(t *testing.T, st *sqlstore.GormStore) time.Time {
+	t.Helper()
+	now, err := st.Now(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now
+}

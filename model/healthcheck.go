@@ -74,8 +74,9 @@ type HealthLog interface {
 	RecordHealthCheck(ctx context.Context, c HealthCheck, holder string) error
 	// HealthChecksDone says which of dates have their automatic check done.
 	HealthChecksDone(ctx context.Context, dates []string) (map[string]bool, error)
-	// LastHealthCheck is the newest check of a day with tickets (else the
-	// newest check); ENotFound when none ran yet.
+	// LastHealthCheck is the newest check of a day whose automatic run is
+	// done and had tickets, else the newest done, else the newest with
+	// tickets, else the newest; ENotFound when none ran yet.
 	LastHealthCheck(ctx context.Context) (HealthCheck, error)
 }
 

@@ -112,10 +112,12 @@ func (s *GormStore) HealthChecksDone(ctx context.Context, dates []string) (map[s
 	return done, nil
 }
 
-// LastHealthCheck prefers a day with tickets: a closed Sunday's empty
-// check must not hide Saturday's flag on Monday morning.
+// LastHealthCheck prefers a day whose automatic run is done, then a day
+// with tickets: an on-demand check of another day must not hide the
+// verdict of the last closed day, and a closed Sunday's empty check must
+// not hide Saturday's flag on Monday morning.
 func (s *GormStore) LastHealthCheck(ctx context.Context) (model.HealthCheck, error) {
-	for _, extra := range []string{" AND taken > 0", ""} {
+	for _, extra := range []string{" AND done_at IS NOT NULL AND taken > 0", " AND done_at IS NOT NULL", " AND taken > 0", ""} {
 		var rows []healthCheckRow
 		err := s.db.WithContext(ctx).Where("branch_id = ? AND checked_at IS NOT NULL"+extra, s.branchID).
 			Order("business_date DESC").Limit(1).Find(&rows).Error

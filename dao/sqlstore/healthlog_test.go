@@ -160,3 +160,20 @@ func TestHealthCheckLongHostName(t *testing.T) {
 		}
 	})
 }
+
+// The last check is the last closed day's automatic run: a newer day
+// checked on demand (with tickets, fine) does not replace Saturday's flag.
+func TestLastHealthCheckPrefersADoneDay(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const sat, sun = "2026-11-07", "2026-11-08"
+		if won, err := s.ClaimHealthCheck(bg, sat, "host", time.Minute); err != nil || !won {
+			t.Fatalf("claim: %v %v", won, err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: sat, At: time.Now(), Taken: 40, Stuck: 1, Flagged: true, Dir: "d"}, "host"))
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: sun, At: time.Now(), Taken: 12, Dir: "d"}, ""))
+		got, err := s.LastHealthCheck(bg)
+		if err != nil || got.Date != sat || !got.Flagged {
+			t.Fatalf("last = %+v (%v), want Saturday's done, flagged check", got, err)
+		}
+	})
+}
