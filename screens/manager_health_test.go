@@ -117,3 +117,24 @@ func TestHealthCardWithoutTheCheck(t *testing.T) {
 		t.Fatalf("card %q, disabled %v", text, disabled)
 	}
 }
+
+// When the host records a check (its "health" event), the manager's card
+// and banner read it again at once, without waiting for a fresh snapshot.
+func TestHealthCardReloadsWhenACheckIsRecorded(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1024, 768)
+	desk := &healthDesk{closed: "2026-11-02", checks: map[string]model.HealthCheck{}}
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{Health: desk}) })
+	waitLoaded(t, m.Loaded())
+	card := m.reports.health
+	waitFor(t, "no check yet", func() bool { return card.status.Text == "尚未做过健康检查" })
+	desk.mu.Lock()
+	desk.checks["2026-11-02"] = flaggedDay
+	desk.mu.Unlock()
+	if err := st.RecordHealthCheck(context.Background(), flaggedDay, ""); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the recorded check shown", func() bool {
+		return strings.HasPrefix(card.status.Text, "2026-11-02 需要处理") && card.banner.Visible()
+	})
+}

@@ -63,7 +63,8 @@ func (s *GormStore) ClaimHealthCheck(ctx context.Context, date, holder string, l
 }
 
 // RecordHealthCheck stores the findings; with a holder, only while it
-// holds the claim, and the day's automatic run is then done.
+// holds the claim, and the day's automatic run is then done. It writes one
+// EvHealth event.
 func (s *GormStore) RecordHealthCheck(ctx context.Context, c model.HealthCheck, holder string) error {
 	if len(holder) > model.HealthHolderMax || len(c.Host) > model.HealthHolderMax {
 		return model.Errorf(model.EInvalidInput, "健康检查的执行者和主机名不能超过 %d 字节 (holder and host are at most %d bytes)", model.HealthHolderMax, model.HealthHolderMax)
@@ -84,14 +85,19 @@ func (s *GormStore) RecordHealthCheck(ctx context.Context, c model.HealthCheck, 
 	if holder != "" {
 		args = append(args, holder)
 	}
-	res := s.db.WithContext(ctx).Exec("UPDATE health_check SET "+set+" WHERE "+where, args...)
-	if res.Error != nil {
-		return s.wrap(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return model.Errorf(model.EConflict, "%s 的健康检查已由另一台电脑接手 (another PC took over the check of %s)", c.Date, c.Date)
-	}
-	return nil
+	// One event tells the manager's screens to read the check again; it
+	// goes the gap-free way of every other change.
+	return s.write(ctx, func(t *txn) error {
+		res := t.Exec("UPDATE health_check SET "+set+" WHERE "+where, args...)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return model.Errorf(model.EConflict, "%s 的健康检查已由另一台电脑接手 (another PC took over the check of %s)", c.Date, c.Date)
+		}
+		t.emit(pendingEvent{kind: model.EvHealth, note: c.Date})
+		return nil
+	})
 }
 
 // HealthChecksDone reads which of dates have their automatic run done.

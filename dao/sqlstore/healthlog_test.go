@@ -177,3 +177,29 @@ func TestLastHealthCheckPrefersADoneDay(t *testing.T) {
 		}
 	})
 }
+
+// Recording a check writes one "health" event on the gap-free path (its
+// date as the detail), which a snapshot follows without a reload; a
+// refused record (the claim lost) writes none.
+func TestRecordingACheckWritesOneEvent(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		snap, err := s.Snapshot(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-02", At: time.Now(), Taken: 3, Dir: "d"}, ""))
+		if err := s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-03", At: time.Now()}, "nobody"); model.ErrorCode(err) != model.EConflict {
+			t.Fatalf("a record without the claim gave %v", err)
+		}
+		evs, err := s.EventsSince(bg, snap.Version, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 1 || evs[0].Kind != model.EvHealth || evs[0].Version != snap.Version+1 || !strings.Contains(evs[0].Detail, "2026-11-02") {
+			t.Fatalf("events after the record: %+v", evs)
+		}
+		if !snap.Apply(evs[0]) || snap.Version != evs[0].Version {
+			t.Fatalf("the snapshot does not follow a health event: version %d", snap.Version)
+		}
+	})
+}
