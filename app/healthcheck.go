@@ -112,12 +112,13 @@ func (h *healthHost) RunHealthCheck(ctx context.Context, date string) (model.Hea
 		return model.HealthCheck{}, model.Errorf(model.EInvalidInput, "%s 的营业尚未结束，%s 之后才能检查 (the business day %s is open until its check time %s)",
 			date, due.In(cal.Loc).Format("01-02 15:04"), date, due.In(cal.Loc).Format("01-02 15:04"))
 	}
-	return h.run(ctx, date, "")
+	return h.run(ctx, date, "", true)
 }
 
-// run checks one day. The automatic run (holder set) of a day without
-// tickets records it and writes nothing: a closed day leaves no files.
-func (h *healthHost) run(ctx context.Context, date, holder string) (model.HealthCheck, error) {
+// run checks one day; holder is the claim of its automatic run ("" for
+// none). Unless always (a check on demand), a day without tickets is
+// recorded and writes nothing: a closed day leaves no files.
+func (h *healthHost) run(ctx context.Context, date, holder string, always bool) (model.HealthCheck, error) {
 	defer h.lockDay(date)()
 	set, err := h.gs.Settings(ctx)
 	if err != nil {
@@ -129,7 +130,7 @@ func (h *healthHost) run(ctx context.Context, date, holder string) (model.Health
 	}
 	c := d.Health.Check()
 	c.Host = h.host
-	if holder == "" || c.Taken > 0 {
+	if always || c.Taken > 0 {
 		if h.saving != nil {
 			h.saving(date)
 		}
@@ -177,6 +178,22 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 	var ran []model.HealthCheck
 	for _, day := range days {
 		if done[day] {
+			// Checked before the day ended: tickets called or served after
+			// the check change its figures, so once the day is over it is
+			// checked once more (the next morning's catch-up at the latest).
+			if _, end, err := h.gs.Calendar(ctx).Bounds(day); err == nil {
+				won, err := h.gs.ClaimHealthRecheck(ctx, day, end)
+				if err != nil {
+					return ran, err
+				}
+				if won {
+					c, err := h.run(ctx, day, "", false)
+					if err != nil {
+						return ran, err
+					}
+					ran = append(ran, c)
+				}
+			}
 			continue
 		}
 		won, err := h.gs.ClaimHealthCheck(ctx, day, h.holder, healthLease)
@@ -186,7 +203,7 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 		if !won {
 			continue // another PC has it
 		}
-		c, err := h.run(ctx, day, h.holder)
+		c, err := h.run(ctx, day, h.holder, false)
 		if err != nil {
 			return ran, err
 		}

@@ -140,8 +140,10 @@ func TestDailyCheckAtShiftedClockWritesItsFiles(t *testing.T) {
 		}
 		at(t, st, 1, 8, 30)
 		ran, err = newHealthHost(st, dir, "zh", t.Logf).tick(ctx)
-		if err != nil || len(ran) != 1 || ran[0].Date != next.BusinessDate || ran[0].Flagged || ran[0].Taken != 1 {
-			t.Fatalf("after a night off: ran %+v (%v), want the missed %s, not flagged", ran, err, next.BusinessDate)
+		// The first day, checked at 20:00 before it ended, is checked once
+		// more now that it is over; then the missed day.
+		if err != nil || len(ran) != 2 || ran[0].Date != day || !ran[0].Flagged || ran[1].Date != next.BusinessDate || ran[1].Flagged || ran[1].Taken != 1 {
+			t.Fatalf("after a night off: ran %+v (%v), want the recheck of %s, then the missed %s, not flagged", ran, err, day, next.BusinessDate)
 		}
 
 		// On demand rewrites the first day's files.
@@ -242,14 +244,14 @@ func TestTwoChecksOfOneDayDoNotMix(t *testing.T) {
 			return // the second run
 		}
 		st.ShiftClock(time.Hour) // the second run's figures are an hour later
-		go func() { _, err := host.run(ctx, day, ""); secondDone <- err }()
+		go func() { _, err := host.run(ctx, day, "", true); secondDone <- err }()
 		select {
 		case <-waiting:
 		case err := <-secondDone:
 			secondDone <- err
 		}
 	}
-	c1, err := host.run(ctx, day, "")
+	c1, err := host.run(ctx, day, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,4 +317,43 @@ func mustNow(t *testing.T, st *sqlstore.GormStore) time.Time {
 		t.Fatal(err)
 	}
 	return now
+}
+
+// A day checked at its set time while still open is checked once more
+// after it ended: a ticket called after the check and left called is in
+// the next morning's verdict, and the day is not checked a third time.
+func TestDayIsRecheckedOnceAfterItEnds(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
+		ctx := context.Background()
+		host := newHealthHost(st, t.TempDir(), "zh", t.Logf)
+		at(t, st, 1, 10, 0)
+		tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at(t, st, 0, 20, 0)
+		ran, err := host.tick(ctx)
+		if err != nil || len(ran) == 0 || ran[len(ran)-1].Date != tk.BusinessDate || ran[len(ran)-1].Flagged {
+			t.Fatalf("at 20:00: %+v (%v), want the day, fine (its ticket waiting)", ran, err)
+		}
+		at(t, st, 0, 20, 30)
+		if _, err := st.CallNext(ctx, 1, ""); err != nil { // called after the check, never finished
+			t.Fatal(err)
+		}
+		if ran, err := host.tick(ctx); err != nil || len(ran) != 0 {
+			t.Fatalf("before the day ended it was checked again: %+v (%v)", ran, err)
+		}
+		at(t, st, 1, 8, 0)
+		ran, err = host.tick(ctx)
+		if err != nil || len(ran) != 1 || ran[0].Date != tk.BusinessDate || !ran[0].Flagged || ran[0].Stuck != 1 {
+			t.Fatalf("the next morning: %+v (%v), want the day again, one stuck", ran, err)
+		}
+		last, err := host.LastHealthCheck(ctx)
+		if err != nil || last.Date != tk.BusinessDate || last.Stuck != 1 {
+			t.Fatalf("last check %+v (%v)", last, err)
+		}
+		if ran, err := newHealthHost(st, t.TempDir(), "zh", t.Logf).tick(ctx); err != nil || len(ran) != 0 {
+			t.Fatalf("rechecked a second time: %+v (%v)", ran, err)
+		}
+	})
 }

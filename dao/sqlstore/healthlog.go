@@ -150,3 +150,23 @@ func (r healthCheckRow) toHealthCheck() model.HealthCheck {
 	}
 	return c
 }
+
+// ClaimHealthRecheck takes the one recheck of a day whose automatic run is
+// done but ran before the day ended (end): of PCs racing for it one wins,
+// and the claim moves checked_at to now, so the day is not taken again.
+func (s *GormStore) ClaimHealthRecheck(ctx context.Context, date string, end time.Time) (bool, error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return false, err
+	}
+	now, end = now.UTC().Truncate(time.Microsecond), end.UTC().Truncate(time.Microsecond)
+	if now.Before(end) {
+		return false, nil
+	}
+	res := s.db.WithContext(ctx).Exec("UPDATE health_check SET checked_at = ? WHERE "+healthKey+
+		" AND done_at IS NOT NULL AND checked_at < ?", now, s.branchID, date, end)
+	if res.Error != nil {
+		return false, s.wrap(res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
