@@ -22,7 +22,7 @@ func init() {
 func runHealthCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("healthcheck", stderr)
 	dsn := dbFlag(fs)
-	date := fs.String("date", "", "business day YYYY-MM-DD (default: today)")
+	date := fs.String("date", "", "business day YYYY-MM-DD (default: the last closed one; a day still open is refused)")
 	dir := fs.String("dir", "", "folder for the files (default: the health_check_dir setting under the data folder)")
 	langFlag := fs.String("lang", "zh", "language of the PDFs: zh or en")
 	if err := parseFlags(fs, args); err != nil {

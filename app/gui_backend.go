@@ -29,12 +29,15 @@ var hostListen = ":" + defaultPort
 // backend is what a role runs on: the Store (a database or a peer client)
 // and the devices of its role, with what to close at the end.
 type backend struct {
-	st      model.Store
-	gorm    *sqlstore.GormStore // nil through a peer: reports and terminals go through the host
-	health  *healthHost         // the daily health check on this PC's database; nil through a peer
-	printer screens.PrintQueue
-	ann     screens.Announcer
-	closers []func()
+	st     model.Store
+	gorm   *sqlstore.GormStore // nil through a peer: reports and terminals go through the host
+	health *healthHost         // the daily health check on this PC's database; nil through a peer
+	// checking is true when this PC runs the daily check by itself: the
+	// host, and a manager PC on a shared database server.
+	checking bool
+	printer  screens.PrintQueue
+	ann      screens.Announcer
+	closers  []func()
 }
 
 // connect opens the queue the way cfg says. It runs off the UI goroutine.
@@ -75,6 +78,11 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 		if cfg.Mode != screens.ModeHost || !be.host(ctx, gs, hostListen, logf) {
 			be.sweep(ctx, gs, logf)
 		}
+		if cfg.Mode == screens.ModeDB && cfg.Role == model.RoleManager {
+			// A shared database server has no host PC: the manager's PC
+			// writes the daily check (the claim row keeps it to one PC a day).
+			be.checkHealth(ctx)
+		}
 	}
 	be.devices(ctx, cfg, logf)
 	return be, nil
@@ -100,20 +108,27 @@ func (be *backend) host(ctx context.Context, gs *sqlstore.GormStore, addr string
 	}
 	srv := peer.NewServer(gs, gs, peer.Options{SweepEvery: time.Second, Report: hostReport(gs), Health: be.health})
 	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{}, 2)
+	done := make(chan struct{}, 1)
 	go func() {
 		defer func() { done <- struct{}{} }()
 		if err := srv.Serve(sctx, ln); err != nil {
 			logf("peer server: %v", err)
 		}
 	}()
-	go func() {
-		defer func() { done <- struct{}{} }()
-		be.health.loop(sctx) // the host writes the daily health check
-	}()
-	be.closers = append(be.closers, func() { cancel(); <-done; <-done })
+	be.closers = append(be.closers, func() { cancel(); <-done })
+	be.checkHealth(ctx) // the host writes the daily health check
 	logf("hosting the branch for other PCs on %s", ln.Addr())
 	return true
+}
+
+// checkHealth runs the daily health check's loop on this PC until the
+// backend closes.
+func (be *backend) checkHealth(ctx context.Context) {
+	hctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); be.health.loop(hctx) }()
+	be.checking = true
+	be.closers = append(be.closers, func() { cancel(); <-done })
 }
 
 // storeDown reports whether st knows its database is down (it has logged

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"jiaohao/dao/sqlstore"
@@ -40,12 +41,21 @@ type healthHost struct {
 	host   string // this PC, recorded with the check
 	holder string // this process, for the claims
 	logf   func(string, ...any)
+	// days holds one lock per business date: two checks of one day on
+	// this PC (the automatic run and "check now", or two managers) run one
+	// after the other, so the day's files and its record are one run's.
+	days sync.Map // date -> *sync.Mutex; one entry a day, a few hundred a year
+	// waiting, in tests, hears that a check waits for another of its day.
+	waiting func(date string)
+	// saving, in tests, runs between a check's figures and its files.
+	saving func(date string)
 }
 
 var _ model.HealthDesk = (*healthHost)(nil)
 
 func newHealthHost(gs *sqlstore.GormStore, fixed, lang string, logf func(string, ...any)) *healthHost {
 	host, _ := os.Hostname()
+	host = model.HealthHost(host) // a long FQDN still fits the claim's column
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return &healthHost{gs: gs, fixed: fixed, lang: reports.Lang(reportLang(lang)), host: host,
@@ -75,22 +85,41 @@ func (h *healthHost) LastHealthCheck(ctx context.Context) (model.HealthCheck, er
 	return h.gs.LastHealthCheck(ctx)
 }
 
-// RunHealthCheck checks date ("" is today's business date) now and
-// rewrites its files, whatever ran before.
+// RunHealthCheck checks date now and rewrites its files, whatever ran
+// before. "" is the last closed business day: the newest whose check time
+// (Settings.HealthCheckDue) has passed. A day still open is refused: its
+// figures would flag tickets still being served and replace the last
+// closed day's verdict on the manager's screen.
 func (h *healthHost) RunHealthCheck(ctx context.Context, date string) (model.HealthCheck, error) {
-	if date == "" {
-		now, err := h.gs.Now(ctx)
-		if err != nil {
-			return model.HealthCheck{}, err
-		}
-		date = h.gs.Calendar(ctx).Date(now)
+	set, err := h.gs.Settings(ctx)
+	if err != nil {
+		return model.HealthCheck{}, err
 	}
-	return h.run(ctx, date, "")
+	now, err := h.gs.Now(ctx)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	cal := h.gs.Calendar(ctx)
+	if date == "" {
+		days := model.HealthDays(cal, set, now, 1)
+		date = days[len(days)-1] // yesterday's time has always passed
+	}
+	due, err := set.HealthCheckDue(cal, date)
+	if err != nil {
+		return model.HealthCheck{}, err
+	}
+	if now.Before(due) {
+		return model.HealthCheck{}, model.Errorf(model.EInvalidInput, "%s 的营业尚未结束，%s 之后才能检查 (the business day %s is open until its check time %s)",
+			date, due.In(cal.Loc).Format("01-02 15:04"), date, due.In(cal.Loc).Format("01-02 15:04"))
+	}
+	return h.run(ctx, date, "", true)
 }
 
-// run checks one day. The automatic run (holder set) of a day without
-// tickets records it and writes nothing: a closed day leaves no files.
-func (h *healthHost) run(ctx context.Context, date, holder string) (model.HealthCheck, error) {
+// run checks one day; holder is the claim of its automatic run ("" for
+// none). Unless always (a check on demand), a day without tickets is
+// recorded and writes nothing: a closed day leaves no files.
+func (h *healthHost) run(ctx context.Context, date, holder string, always bool) (model.HealthCheck, error) {
+	defer h.lockDay(date)()
 	set, err := h.gs.Settings(ctx)
 	if err != nil {
 		return model.HealthCheck{}, err
@@ -101,7 +130,10 @@ func (h *healthHost) run(ctx context.Context, date, holder string) (model.Health
 	}
 	c := d.Health.Check()
 	c.Host = h.host
-	if holder == "" || c.Taken > 0 {
+	if always || c.Taken > 0 {
+		if h.saving != nil {
+			h.saving(date)
+		}
 		dir := h.folder(set)
 		if err := d.Save(dir, h.lang); err != nil {
 			return c, err
@@ -112,6 +144,19 @@ func (h *healthHost) run(ctx context.Context, date, holder string) (model.Health
 		c.Dir, c.Files = dir, model.HealthFiles(date)
 	}
 	return c, h.gs.RecordHealthCheck(ctx, c, holder)
+}
+
+// lockDay takes the day's lock and returns its release.
+func (h *healthHost) lockDay(date string) func() {
+	v, _ := h.days.LoadOrStore(date, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	if !mu.TryLock() {
+		if h.waiting != nil {
+			h.waiting(date)
+		}
+		mu.Lock()
+	}
+	return mu.Unlock
 }
 
 // tick runs every check that is due and not done, oldest first; it
@@ -125,7 +170,7 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	days := model.HealthDays(h.gs.Calendar(ctx), set.HealthCheckAt, now, healthCatchUp)
+	days := model.HealthDays(h.gs.Calendar(ctx), set, now, healthCatchUp)
 	done, err := h.gs.HealthChecksDone(ctx, days)
 	if err != nil {
 		return nil, err
@@ -133,6 +178,22 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 	var ran []model.HealthCheck
 	for _, day := range days {
 		if done[day] {
+			// Checked before the day ended: tickets called or served after
+			// the check change its figures, so once the day is over it is
+			// checked once more (the next morning's catch-up at the latest).
+			if _, end, err := h.gs.Calendar(ctx).Bounds(day); err == nil {
+				won, err := h.gs.ClaimHealthRecheck(ctx, day, end)
+				if err != nil {
+					return ran, err
+				}
+				if won {
+					c, err := h.run(ctx, day, "", false)
+					if err != nil {
+						return ran, err
+					}
+					ran = append(ran, c)
+				}
+			}
 			continue
 		}
 		won, err := h.gs.ClaimHealthCheck(ctx, day, h.holder, healthLease)
@@ -142,7 +203,7 @@ func (h *healthHost) tick(ctx context.Context) ([]model.HealthCheck, error) {
 		if !won {
 			continue // another PC has it
 		}
-		c, err := h.run(ctx, day, h.holder)
+		c, err := h.run(ctx, day, h.holder, false)
 		if err != nil {
 			return ran, err
 		}

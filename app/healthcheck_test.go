@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,8 +140,10 @@ func TestDailyCheckAtShiftedClockWritesItsFiles(t *testing.T) {
 		}
 		at(t, st, 1, 8, 30)
 		ran, err = newHealthHost(st, dir, "zh", t.Logf).tick(ctx)
-		if err != nil || len(ran) != 1 || ran[0].Date != next.BusinessDate || ran[0].Flagged || ran[0].Taken != 1 {
-			t.Fatalf("after a night off: ran %+v (%v), want the missed %s, not flagged", ran, err, next.BusinessDate)
+		// The first day, checked at 20:00 before it ended, is checked once
+		// more now that it is over; then the missed day.
+		if err != nil || len(ran) != 2 || ran[0].Date != day || !ran[0].Flagged || ran[1].Date != next.BusinessDate || ran[1].Flagged || ran[1].Taken != 1 {
+			t.Fatalf("after a night off: ran %+v (%v), want the recheck of %s, then the missed %s, not flagged", ran, err, day, next.BusinessDate)
 		}
 
 		// On demand rewrites the first day's files.
@@ -215,4 +218,142 @@ func TestHealthFolderIsUnderTheDataFolder(t *testing.T) {
 	if c.Dir != want || len(files(t, want)) != 4 {
 		t.Fatalf("wrote to %q (%v), want %q", c.Dir, files(t, c.Dir), want)
 	}
+}
+
+// Two checks of one day at once on the host (the automatic run and "check
+// now", or two managers) run one after the other: the second waits for
+// the day's lock, so the files and the record are one run's, the one
+// that began last, and its renames never interleave with another's.
+// The first run is held between its figures and its files until the
+// second either waits for the lock or has finished (it would without one).
+func TestTwoChecksOfOneDayDoNotMix(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	host := newHealthHost(st, dir, "zh", t.Logf)
+	tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := tk.BusinessDate
+	waiting, secondDone := make(chan struct{}), make(chan error, 1)
+	var first atomic.Bool
+	host.waiting = func(string) { close(waiting) }
+	host.saving = func(string) {
+		if !first.CompareAndSwap(false, true) {
+			return // the second run
+		}
+		st.ShiftClock(time.Hour) // the second run's figures are an hour later
+		go func() { _, err := host.run(ctx, day, "", true); secondDone <- err }()
+		select {
+		case <-waiting:
+		case err := <-secondDone:
+			secondDone <- err
+		}
+	}
+	c1, err := host.run(ctx, day, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-secondDone; err != nil {
+		t.Fatal(err)
+	}
+	last, err := host.LastHealthCheck(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the lock the first run, held with its older figures, would
+	// finish last over the second's files and record.
+	if !last.At.After(c1.At) {
+		t.Fatalf("the record is the first run's (%v), not the second's, begun an hour later", last.At)
+	}
+	stamp := last.At.In(st.Location()).Format(time.RFC3339)
+	for _, f := range []string{"jiaohao-health-" + day + ".csv", "jiaohao-report-" + day + ".csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), stamp) {
+			t.Errorf("%s is not the recorded run's (at %s): %v\n%.300s", f, stamp, err, b)
+		}
+	}
+}
+
+// "Check now" without a date checks the last closed business day, and a
+// day still open (before its check time) is refused in one sentence and
+// recorded nowhere: a mid-day check must not raise a false flag nor hide
+// yesterday's.
+func TestCheckNowChecksTheLastClosedDay(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	host := newHealthHost(st, t.TempDir(), "zh", t.Logf)
+	at(t, st, 1, 10, 0)
+	tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CallNext(ctx, 1, ""); err != nil { // being served: not stuck yet
+		t.Fatal(err)
+	}
+	today := tk.BusinessDate
+	if _, err := host.RunHealthCheck(ctx, today); model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(model.ErrorMessage(err), "尚未结束") {
+		t.Fatalf("checking the open day gave %v", err)
+	}
+	if _, err := st.LastHealthCheck(ctx); model.ErrorCode(err) != model.ENotFound {
+		t.Fatalf("the refused check was recorded: %v", err)
+	}
+	yesterday := st.Calendar(ctx).Date(mustNow(t, st).AddDate(0, 0, -1))
+	c, err := host.RunHealthCheck(ctx, "")
+	if err != nil || c.Date != yesterday {
+		t.Fatalf("by default checked %+v (%v), want yesterday", c, err)
+	}
+	at(t, st, 0, 20, 0) // the check time: today is closed
+	if c, err := host.RunHealthCheck(ctx, ""); err != nil || c.Date != today || !c.Flagged {
+		t.Fatalf("after the check time: %+v (%v), want today, flagged", c, err)
+	}
+}
+
+func mustNow(t *testing.T, st *sqlstore.GormStore) time.Time {
+	t.Helper()
+	now, err := st.Now(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
+// A day checked at its set time while still open is checked once more
+// after it ended: a ticket called after the check and left called is in
+// the next morning's verdict, and the day is not checked a third time.
+func TestDayIsRecheckedOnceAfterItEnds(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) {
+		ctx := context.Background()
+		host := newHealthHost(st, t.TempDir(), "zh", t.Logf)
+		at(t, st, 1, 10, 0)
+		tk, err := st.TakeTicket(ctx, "A", 0, model.SourceKiosk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at(t, st, 0, 20, 0)
+		ran, err := host.tick(ctx)
+		if err != nil || len(ran) == 0 || ran[len(ran)-1].Date != tk.BusinessDate || ran[len(ran)-1].Flagged {
+			t.Fatalf("at 20:00: %+v (%v), want the day, fine (its ticket waiting)", ran, err)
+		}
+		at(t, st, 0, 20, 30)
+		if _, err := st.CallNext(ctx, 1, ""); err != nil { // called after the check, never finished
+			t.Fatal(err)
+		}
+		if ran, err := host.tick(ctx); err != nil || len(ran) != 0 {
+			t.Fatalf("before the day ended it was checked again: %+v (%v)", ran, err)
+		}
+		at(t, st, 1, 8, 0)
+		ran, err = host.tick(ctx)
+		if err != nil || len(ran) != 1 || ran[0].Date != tk.BusinessDate || !ran[0].Flagged || ran[0].Stuck != 1 {
+			t.Fatalf("the next morning: %+v (%v), want the day again, one stuck", ran, err)
+		}
+		last, err := host.LastHealthCheck(ctx)
+		if err != nil || last.Date != tk.BusinessDate || last.Stuck != 1 {
+			t.Fatalf("last check %+v (%v)", last, err)
+		}
+		if ran, err := newHealthHost(st, t.TempDir(), "zh", t.Logf).tick(ctx); err != nil || len(ran) != 0 {
+			t.Fatalf("rechecked a second time: %+v (%v)", ran, err)
+		}
+	})
 }

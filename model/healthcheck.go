@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The daily health check (seed 002 §5.2): after closing, the PC that hosts
@@ -40,6 +41,25 @@ func HealthFiles(date string) []string {
 	}
 }
 
+// HealthHolderMax is the longest holder or host a check records, in bytes:
+// a host name of up to 255 (a Windows FQDN may be that long), "/" and the
+// process's 12 hex digits, with room to spare.
+const HealthHolderMax = 300
+
+// HealthHost cuts a host name to 255 bytes, at a character boundary, so
+// that with its process suffix it always fits HealthHolderMax.
+func HealthHost(name string) string {
+	const most = 255
+	if len(name) <= most {
+		return name
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut]
+}
+
 // HealthLog is the store's record of the checks. The automatic check of a
 // day is claimed by one PC at a time (a unique row per day), so two hosts,
 // or one restarted, write it once.
@@ -54,8 +74,9 @@ type HealthLog interface {
 	RecordHealthCheck(ctx context.Context, c HealthCheck, holder string) error
 	// HealthChecksDone says which of dates have their automatic check done.
 	HealthChecksDone(ctx context.Context, dates []string) (map[string]bool, error)
-	// LastHealthCheck is the newest check of a day with tickets (else the
-	// newest check); ENotFound when none ran yet.
+	// LastHealthCheck is the newest check of a day whose automatic run is
+	// done and had tickets, else the newest done, else the newest with
+	// tickets, else the newest; ENotFound when none ran yet.
 	LastHealthCheck(ctx context.Context) (HealthCheck, error)
 }
 
@@ -84,16 +105,35 @@ func HealthDue(cal Calendar, at time.Duration, date string) (time.Time, error) {
 	return time.Date(y, m, d, h, mi, 0, 0, from.Location()), nil
 }
 
-// HealthDays are the business days whose automatic check is due at now,
-// oldest first: the back days before today, then today once its time has
-// come. A host that was off at the set time checks the days it missed when
-// it starts again.
-func HealthDays(cal Calendar, at time.Duration, now time.Time, back int) []string {
+// HealthCheckDue is when the automatic check of date runs: the later of
+// health_check_time and the close of business_hours, so a branch open
+// until 21:00 is not checked at 20:00 with clerks still serving. A close
+// of 24:00 (the default 00:00-24:00, no hours set) does not move it.
+func (s Settings) HealthCheckDue(cal Calendar, date string) (time.Time, error) {
+	due, err := HealthDue(cal, s.HealthCheckAt, date)
+	if err != nil || s.BusinessClose <= 0 || s.BusinessClose >= 24*time.Hour {
+		return due, err
+	}
+	closed, err := HealthDue(cal, s.BusinessClose, date)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if closed.After(due) {
+		due = closed
+	}
+	return due, nil
+}
+
+// HealthDays are the business days whose automatic check is due at now
+// (Settings.HealthCheckDue), oldest first: the back days before today,
+// then today once its time has come. A host that was off at the set time
+// checks the days it missed when it starts again.
+func HealthDays(cal Calendar, s Settings, now time.Time, back int) []string {
 	today := cal.Day(now)
 	var out []string
 	for i := back; i >= 0; i-- {
 		date := today.AddDate(0, 0, -i).Format(time.DateOnly)
-		due, err := HealthDue(cal, at, date)
+		due, err := s.HealthCheckDue(cal, date)
 		if err == nil && !now.Before(due) {
 			out = append(out, date)
 		}
@@ -137,14 +177,25 @@ func CheckHealthDir(v string) error {
 }
 
 // reservedName is a Windows device name, which opens the device, not a
-// folder.
+// folder: CON, PRN, AUX, NUL, CONIN$, CONOUT$, and COM or LPT with a digit,
+// the superscript ¹ ² ³ among them.
 func reservedName(s string) bool {
 	switch s {
-	case "CON", "PRN", "AUX", "NUL":
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true
 	}
-	if len(s) == 4 && (strings.HasPrefix(s, "COM") || strings.HasPrefix(s, "LPT")) && s[3] >= '0' && s[3] <= '9' {
-		return true
+	for _, dev := range []string{"COM", "LPT"} {
+		n, ok := strings.CutPrefix(s, dev)
+		if !ok {
+			continue
+		}
+		switch n {
+		case "¹", "²", "³":
+			return true
+		}
+		if len(n) == 1 && n[0] >= '0' && n[0] <= '9' {
+			return true
+		}
 	}
 	return false
 }

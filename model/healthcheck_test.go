@@ -2,8 +2,10 @@ package model_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"jiaohao/model"
 )
@@ -47,7 +49,7 @@ func TestHealthDueFollowsTheBusinessDay(t *testing.T) {
 func TestHealthDaysCatchUp(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
 	cal := model.Calendar{Loc: loc}
-	check := 20 * time.Hour
+	check := model.Settings{HealthCheckAt: 20 * time.Hour, BusinessClose: 24 * time.Hour}
 	before := time.Date(2026, 11, 5, 19, 59, 0, 0, loc)
 	if got, want := model.HealthDays(cal, check, before, 2), []string{"2026-11-03", "2026-11-04"}; !slices.Equal(got, want) {
 		t.Fatalf("at 19:59: %v, want %v", got, want)
@@ -66,6 +68,7 @@ func TestHealthSettings(t *testing.T) {
 	}
 	// Whoever holds a manager token may set it: no place of its choosing.
 	for _, v := range []string{"", "/etc", "../x", "a/../../b", `C:\Users`, "C:x", `a\b`, "a//b", "./a", "NUL", "com1.txt",
+		"CONIN$", "conout$", "x/CONOUT$.log", "COM¹", "lpt²", "LPT³.txt", "a/com³",
 		"a/", "x. ", " x", "a\x00b"} {
 		if err := model.ValidateSetting("health_check_dir", v); model.ErrorCode(err) != model.EInvalidInput {
 			t.Errorf("%q accepted (%v)", v, err)
@@ -91,5 +94,48 @@ func TestHealthSettings(t *testing.T) {
 	}
 	if err := model.ValidateSetting("alert_passed_ratio_pct", "101"); model.ErrorCode(err) != model.EInvalidInput {
 		t.Fatalf("101 %% accepted (%v)", err)
+	}
+}
+
+// A host name is cut to 255 bytes at a character boundary, never inside a
+// character.
+func TestHealthHostCut(t *testing.T) {
+	if got := model.HealthHost("pc1"); got != "pc1" {
+		t.Fatalf("short name changed to %q", got)
+	}
+	long := strings.Repeat("a", 254) + "网点"
+	got := model.HealthHost(long)
+	if got != strings.Repeat("a", 254) || !utf8.ValidString(got) {
+		t.Fatalf("cut to %q (%d bytes)", got, len(got))
+	}
+}
+
+// The check runs at the later of health_check_time and closing: a branch
+// open until 21:00 is checked at 21:00, one closing at 17:00 at 20:00, and
+// all-day hours (the default 00:00-24:00) leave the set time alone.
+func TestHealthCheckWaitsForClosing(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	cal := model.Calendar{Loc: loc}
+	for _, c := range []struct {
+		hours, want string
+	}{
+		{"09:00-21:00", "2026-11-05 21:00"},
+		{"09:00-17:00", "2026-11-05 20:00"},
+		{"00:00-24:00", "2026-11-05 20:00"},
+		{"09:00-23:30", "2026-11-05 23:30"},
+	} {
+		s := model.ParseSettings(map[string]string{"business_hours": c.hours})
+		due, err := s.HealthCheckDue(cal, "2026-11-05")
+		if err != nil || due.Format("2006-01-02 15:04") != c.want {
+			t.Errorf("hours %s: due %v (%v), want %s", c.hours, due, err, c.want)
+		}
+	}
+	late := model.ParseSettings(map[string]string{"business_hours": "09:00-21:00"})
+	at2030 := time.Date(2026, 11, 5, 20, 30, 0, 0, loc)
+	if got := model.HealthDays(cal, late, at2030, 0); len(got) != 0 {
+		t.Fatalf("open until 21:00, at 20:30 the day is due: %v", got)
+	}
+	if got := model.HealthDays(cal, late, at2030.Add(30*time.Minute), 0); !slices.Equal(got, []string{"2026-11-05"}) {
+		t.Fatalf("at 21:00: %v", got)
 	}
 }

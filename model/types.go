@@ -112,6 +112,7 @@ const (
 	EvAlertClear  = "alert_clear" // an alert's condition ended
 	EvAlertAck    = "alert_ack"   // the manager acknowledged an alert
 	EvPrinted     = "printed"     // the kiosk a ticket asked claimed its print
+	EvHealth      = "health"      // a daily health check was recorded (Detail: its business date)
 )
 
 // Event is one committed change. Version is per branch, gap-free and in

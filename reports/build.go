@@ -47,10 +47,7 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	}
 	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
-		open: settings.BusinessOpen, close: settings.BusinessClose, passedAlert: float64(settings.Alerts.PassedPct) / 100}
-	if in.passedAlert == 0 {
-		in.passedAlert = 1 // the warning is off: no share is over 100 %
-	}
+		open: settings.BusinessOpen, close: settings.BusinessClose, rules: settings.Alerts, rulesSet: true}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
@@ -82,7 +79,11 @@ type facts struct {
 	firstCall   map[int64]time.Time
 	initial     map[int]model.WindowStatus
 	changes     []model.WindowChange
-	passedAlert float64 // alert_passed_ratio_pct as a share; 0: PassedWarnRatio
+	// rules are the branch's alert thresholds: the report's passed
+	// warning is the alerts' own rule (model.AlertRules.PassedHigh). Facts
+	// built without settings (rulesSet false) use PassedWarnRatio.
+	rules    model.AlertRules
+	rulesSet bool
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it
@@ -154,11 +155,15 @@ func (t *tally) report() Report {
 	if r.Totals.Taken > 0 {
 		r.PassedRatio = float64(r.Totals.Passed) / float64(r.Totals.Taken)
 	}
-	r.PassedThreshold = t.in.passedAlert
-	if r.PassedThreshold <= 0 {
-		r.PassedThreshold = PassedWarnRatio
+	r.PassedRules = t.in.rules
+	if !t.in.rulesSet {
+		r.PassedRules = model.AlertRules{PassedPct: int(PassedWarnRatio * 100), PassedMin: 1}
 	}
-	r.PassedWarning = r.PassedRatio > r.PassedThreshold
+	r.PassedThreshold = float64(r.PassedRules.PassedPct) / 100
+	if r.PassedRules.PassedPct == 0 {
+		r.PassedThreshold = 1 // the warning is off: no share is over 100 %
+	}
+	r.PassedWarning = r.PassedRules.PassedHigh(r.Totals.Taken, r.Totals.Passed)
 	r.Estimate = accuracy(t.estErrors)
 	for id, row := range t.svc.rows {
 		ws := t.waits[id]

@@ -213,3 +213,28 @@ func TestOutputIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The report's passed warning and the health summary's flags are the
+// alerts' rule (model.AlertRules.PassedHigh): a share over the threshold
+// counts only once the service, or the day, has alert_passed_min tickets,
+// so the morning's verdict does not flag what the alerts ignored.
+func TestPassedFlagNeedsTheAlertMinimum(t *testing.T) {
+	in, ts := sampleFacts() // A: 1 of 5 passed (20 %); the day: 1 of 9
+	in.rules, in.rulesSet = model.AlertRules{PassedPct: 10, PassedMin: 20}, true
+	r := build(in, ts)
+	h := HealthOf(r)
+	if r.PassedWarning || len(h.PassedOver) != 0 || h.Total.Over || h.Services[0].Over {
+		t.Fatalf("under alert_passed_min: warning %v, over %v, total %v", r.PassedWarning, h.PassedOver, h.Total.Over)
+	}
+	in.rules.PassedMin = 5
+	r = build(in, ts)
+	h = HealthOf(r)
+	if !r.PassedWarning || len(h.PassedOver) != 1 || h.PassedOver[0] != "A" || !h.Flagged {
+		t.Fatalf("at the minimum: warning %v, over %v (day 1 of 9 = 11 %% > 10 %%, A 20 %%)", r.PassedWarning, h.PassedOver)
+	}
+	for _, row := range h.Services {
+		if want := r.PassedRules.PassedHigh(row.Taken, row.Passed); row.Over != want {
+			t.Errorf("%s: %d of %d passed, over %v, the alerts' rule says %v", row.Code, row.Passed, row.Taken, row.Over, want)
+		}
+	}
+}

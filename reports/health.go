@@ -32,21 +32,23 @@ type HealthRow struct {
 	Code, Name string
 	Totals
 	PassedRatio float64
-	Over        bool // PassedRatio above the threshold
+	Over        bool // passed over the threshold, with enough tickets (model.AlertRules.PassedHigh)
 }
 
 // Stuck is how many were left called or serving.
 func (h HealthRow) Stuck() int { return h.Called + h.Serving }
 
 // HealthOf reads the health summary off a one-day report. The day is
-// flagged when a ticket was left called or serving, or a service passed
-// more than the threshold of its tickets.
+// flagged when a ticket was left called or serving, or a service (or the
+// day) passed more than the threshold of its tickets once it had
+// alert_passed_min of them: the alerts' rule, so the morning's verdict and
+// the day's alerts agree.
 func HealthOf(r Report) Health {
 	h := Health{Branch: r.Branch, Date: r.Period.From.Format(DateLayout), CheckedAt: r.GeneratedAt,
 		Threshold: r.PassedThreshold, Stuck: r.Stuck}
 	for _, s := range r.Services {
 		row := HealthRow{Code: s.Code, Name: s.Name, Totals: s.Statuses, PassedRatio: s.PassedRatio()}
-		row.Over = row.PassedRatio > h.Threshold
+		row.Over = r.PassedRules.PassedHigh(s.Count, s.Statuses.Passed)
 		if row.Over {
 			h.PassedOver = append(h.PassedOver, s.Code)
 		}

@@ -41,6 +41,11 @@ type Report struct {
 	// Estimate is how close the wait estimated at each take came to the
 	// wait the customer really had.
 	Estimate EstimateAccuracy
+	// PassedRules decide PassedWarning and each service's flag in the
+	// health summary: alert_passed_ratio_pct with alert_passed_min, the
+	// alerts' and the monitor's rule, so a day's first passes are not a
+	// warning here and silence there.
+	PassedRules model.AlertRules
 	// Stuck lists tickets still called or serving when the report was made
 	// (seed 003 §5.4: a finish that never reached the database).
 	Stuck []StuckTicket

@@ -3,35 +3,91 @@ package reports
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"jiaohao/model"
 )
 
-// WriteFiles writes each path's bytes so that either every file is complete
-// or none is changed: each goes to a temporary file in the same directory
-// first, and only when all are written are they renamed into place.
-func WriteFiles(files map[string][]byte) (err error) {
-	temps := map[string]string{}
+// rename moves a finished temporary file into place; a test makes it fail
+// midway to see that the old files come back.
+var rename = os.Rename
+
+// WriteFiles writes each path's bytes so that either every file is new
+// or none is changed. Every file goes to a synced temporary file beside it
+// first and every file already there is copied aside; only then are they
+// renamed into place, in a fixed order (by path), and a rename that fails
+// puts back the old files of those already renamed. Two writers of the
+// same files must not run at once: the caller holds a lock for that
+// (the health check's per-day lock).
+func WriteFiles(files map[string][]byte) error {
+	paths := slices.Sorted(maps.Keys(files))
+	var left []string // temporary files and backups to remove at the end
 	defer func() {
-		for _, tmp := range temps {
+		for _, tmp := range left {
 			os.Remove(tmp) // after a successful rename this finds nothing
 		}
 	}()
-	for path, data := range files {
-		tmp, werr := writeTemp(path, data)
-		if werr != nil {
-			return werr
+	temps := make([]string, len(paths))
+	backups := make([]string, len(paths)) // "" where no file was there
+	for i, path := range paths {
+		tmp, err := writeTemp(path, files[path])
+		if err != nil {
+			return err
 		}
-		temps[path] = tmp
+		temps[i], left = tmp, append(left, tmp)
+		old, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return cannotWrite(path)
+		default:
+			if backups[i], err = writeTemp(path, old); err != nil {
+				return err
+			}
+			left = append(left, backups[i])
+		}
 	}
-	for path, tmp := range temps {
-		if rerr := os.Rename(tmp, path); rerr != nil {
+	for i, path := range paths {
+		if err := rename(temps[i], path); err != nil {
+			undoRenames(paths[:i], backups[:i])
 			return cannotWrite(path)
 		}
 	}
+	syncDirs(paths)
 	return nil
+}
+
+// undoRenames puts back the files before a failed rename: each old file
+// from its backup, and a file that was not there is removed again.
+func undoRenames(paths, backups []string) {
+	for i, path := range paths {
+		if backups[i] == "" {
+			os.Remove(path)
+			continue
+		}
+		os.Rename(backups[i], path) // the same directory: as sure as the renames that worked
+	}
+}
+
+// syncDirs makes the renames durable where the system allows syncing a
+// directory (not on Windows, where a failure here changes nothing).
+func syncDirs(paths []string) {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		dir := filepath.Dir(p)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
 }
 
 // CheckWritable fails early, before a long query, when path's directory

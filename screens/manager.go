@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -99,12 +100,14 @@ func (m *Manager) show(u model.Change) {
 		m.deps.Sound() // once for the alerts this change brought, however many
 	}
 	m.windows.show(m.snap)
+	if u.Reloaded || slices.ContainsFunc(u.Events, func(ev model.Event) bool { return ev.Kind == model.EvHealth }) {
+		m.reports.health.load() // a check was recorded: the morning's verdict may have changed
+	}
 	if u.Reloaded {
 		m.services.load()
 		m.settings.load()
 		m.terms.load()
 		m.reports.setDate(m.snap.BusinessDate)
-		m.reports.health.load()
 	}
 }
 

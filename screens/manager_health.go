@@ -22,7 +22,7 @@ type healthCard struct {
 	status  *widget.Label
 	where   *widget.Label
 	run     *widget.Button
-	date    func() string // the day to check now: the page's first date
+	date    func() string // the day to check now: the one picked, "" for the last closed day
 	content fyne.CanvasObject
 }
 
@@ -52,7 +52,13 @@ func (c *healthCard) load() {
 		var err error
 		got, err = c.m.deps.Health.LastHealthCheck(ctx)
 		return err
-	}, func(err error) { c.show(got, err) })
+	}, func(err error) {
+		c.show(got, err)
+		if err == nil || model.IsCode(err, model.ENotFound) {
+			c.flag(got, err)
+			c.m.content.Refresh()
+		}
+	})
 }
 
 func (c *healthCard) runNow() {
@@ -68,7 +74,44 @@ func (c *healthCard) runNow() {
 	}, func(err error) {
 		c.run.Enable()
 		c.show(got, err)
+		if err == nil {
+			c.flagLast() // the banner is the last closed day's, whichever day was checked
+		}
 	})
+}
+
+// flagLast sets the banner from the last check alone.
+func (c *healthCard) flagLast() {
+	var last model.HealthCheck
+	c.m.async(func(ctx context.Context) error {
+		var err error
+		last, err = c.m.deps.Health.LastHealthCheck(ctx)
+		return err
+	}, func(err error) {
+		c.flag(last, err)
+		c.m.content.Refresh()
+	})
+}
+
+// flag shows the banner across every page while h is flagged.
+func (c *healthCard) flag(h model.HealthCheck, err error) {
+	c.banner.Hidden = err != nil || !h.Flagged
+	if !c.banner.Hidden {
+		c.banner.Text = tr("health.banner", kv("Date", h.Date, "Why", strings.Join(healthWhy(h), "；")))
+	}
+	c.banner.Refresh()
+}
+
+// healthWhy says why a check is flagged.
+func healthWhy(h model.HealthCheck) []string {
+	var why []string
+	if h.Stuck > 0 {
+		why = append(why, tr("health.stuck", kv("N", h.Stuck)))
+	}
+	if len(h.PassedOver) > 0 {
+		why = append(why, tr("health.passed", kv("Services", strings.Join(h.PassedOver, " "))))
+	}
+	return why
 }
 
 // show puts a check on the card, flagged in red.
@@ -84,21 +127,11 @@ func (c *healthCard) show(h model.HealthCheck, err error) {
 		c.status.SetText(errText(err))
 		return
 	}
-	c.banner.Hidden = !h.Flagged
 	c.status.Importance, c.status.Text = widget.SuccessImportance, tr("health.fine", kv("Date", h.Date, "Taken", h.Taken))
 	if h.Flagged {
-		var why []string
-		if h.Stuck > 0 {
-			why = append(why, tr("health.stuck", kv("N", h.Stuck)))
-		}
-		if len(h.PassedOver) > 0 {
-			why = append(why, tr("health.passed", kv("Services", strings.Join(h.PassedOver, " "))))
-		}
 		c.status.Importance = widget.DangerImportance
-		c.status.Text = tr("health.flagged", kv("Date", h.Date, "Why", strings.Join(why, "；")))
-		c.banner.Text = tr("health.banner", kv("Date", h.Date, "Why", strings.Join(why, "；")))
+		c.status.Text = tr("health.flagged", kv("Date", h.Date, "Why", strings.Join(healthWhy(h), "；")))
 	}
-	c.banner.Refresh()
 	c.status.Refresh()
 	c.m.content.Refresh()
 	if h.Dir == "" {

@@ -21,7 +21,10 @@ type reportsPage struct {
 	run      *widget.Button
 	msg      *widget.Label
 	health   *healthCard
-	content  fyne.CanvasObject
+	// filled is the day setDate put in the first field: left as it is,
+	// "check now" checks the last closed day, not today's open one.
+	filled  string
+	content fyne.CanvasObject
 }
 
 func newReportsPage(m *Manager) *reportsPage {
@@ -46,6 +49,9 @@ func (p *reportsPage) setDate(day string) {
 	if err != nil {
 		return
 	}
+	if p.from.Date == nil {
+		p.filled = day
+	}
 	for _, e := range []*widget.DateEntry{p.from, p.to} {
 		if e.Date == nil {
 			e.SetDate(&d)
@@ -53,10 +59,11 @@ func (p *reportsPage) setDate(day string) {
 	}
 }
 
-// firstDate is the page's first day, "" (today on the host) when none is
-// picked.
+// firstDate is the day the manager picked in the first field; "" (the
+// last closed business day, on the host) when none is picked or it is
+// still the day filled in.
 func (p *reportsPage) firstDate() string {
-	if p.from.Date == nil {
+	if p.from.Date == nil || p.from.Date.Format(time.DateOnly) == p.filled {
 		return ""
 	}
 	return p.from.Date.Format(time.DateOnly)

@@ -162,11 +162,13 @@ func TestCrashDuringTakes(t *testing.T) {
 			t.Fatalf("event versions not contiguous: position %d holds %d", i, v)
 		}
 	}
-	var head, tickets int64
+	var head, tickets, takes int64
 	st.DB().Raw("SELECT version FROM branch WHERE id = ?", st.BranchID()).Scan(&head)
 	st.DB().Raw("SELECT COUNT(*) FROM ticket").Scan(&tickets)
-	if head != int64(len(versions)) || tickets != int64(len(versions)) {
-		t.Fatalf("branch version %d, %d events, %d tickets: want all equal", head, len(versions), tickets)
+	// Besides the takes, serve records the daily health checks it caught up on.
+	st.DB().Raw("SELECT COUNT(*) FROM queue_event WHERE kind = ?", model.EvTake).Scan(&takes)
+	if head != int64(len(versions)) || tickets != takes {
+		t.Fatalf("branch version %d, %d events, %d tickets, %d take events: want version = events, tickets = takes", head, len(versions), tickets, takes)
 	}
 	if _, dup := answered[after.ID]; dup {
 		t.Fatalf("the take after restart reused ticket %d", after.ID)

@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -123,6 +124,82 @@ func TestHealthCheckOnDemandAndLast(t *testing.T) {
 		got, err := s.LastHealthCheck(bg)
 		if err != nil || got.Date != "2026-11-07" || !got.Flagged {
 			t.Fatalf("last = %+v (%v), want Saturday's flagged check", got, err)
+		}
+	})
+}
+
+// A PC with a long fully qualified name (up to 255 bytes on Windows)
+// claims, records and keeps its claim on every engine: the columns hold
+// host + "/" + 12 hex digits whole, so a strict engine does not refuse it
+// and a lax one does not cut it (which would make the holder a stranger to
+// its own claim). A holder past the limit is refused in one sentence.
+func TestHealthCheckLongHostName(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const date = "2026-11-09"
+		host := model.HealthHost(strings.Repeat("branch-pc-0042.", 20) + "corp.example.com")
+		if len(host) != 255 {
+			t.Fatalf("cut host is %d bytes", len(host))
+		}
+		holder := host + "/0123456789ab"
+		if won, err := s.ClaimHealthCheck(bg, date, holder, 10*time.Minute); err != nil || !won {
+			t.Fatalf("long holder's claim: %v %v", won, err)
+		}
+		if won, err := s.ClaimHealthCheck(bg, date, "other", 10*time.Minute); err != nil || won {
+			t.Fatalf("another PC took the long holder's live claim (%v, %v)", won, err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: date, At: time.Now(), Host: host, Dir: "/d", Taken: 1}, holder))
+		got, err := s.LastHealthCheck(bg)
+		if err != nil || got.Host != host {
+			t.Fatalf("host read back as %d bytes (%v)", len(got.Host), err)
+		}
+		if done, err := s.HealthChecksDone(bg, []string{date}); err != nil || !done[date] {
+			t.Fatalf("the long holder's run is not done: %v %v", done, err)
+		}
+		if _, err := s.ClaimHealthCheck(bg, "2026-11-10", strings.Repeat("x", model.HealthHolderMax+1), time.Minute); model.ErrorCode(err) != model.EInvalidInput {
+			t.Fatalf("an overlong holder gave %v", err)
+		}
+	})
+}
+
+// The last check is the last closed day's automatic run: a newer day
+// checked on demand (with tickets, fine) does not replace Saturday's flag.
+func TestLastHealthCheckPrefersADoneDay(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const sat, sun = "2026-11-07", "2026-11-08"
+		if won, err := s.ClaimHealthCheck(bg, sat, "host", time.Minute); err != nil || !won {
+			t.Fatalf("claim: %v %v", won, err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: sat, At: time.Now(), Taken: 40, Stuck: 1, Flagged: true, Dir: "d"}, "host"))
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: sun, At: time.Now(), Taken: 12, Dir: "d"}, ""))
+		got, err := s.LastHealthCheck(bg)
+		if err != nil || got.Date != sat || !got.Flagged {
+			t.Fatalf("last = %+v (%v), want Saturday's done, flagged check", got, err)
+		}
+	})
+}
+
+// Recording a check writes one "health" event on the gap-free path (its
+// date as the detail), which a snapshot follows without a reload; a
+// refused record (the claim lost) writes none.
+func TestRecordingACheckWritesOneEvent(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		snap, err := s.Snapshot(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		okAny(t, s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-02", At: time.Now(), Taken: 3, Dir: "d"}, ""))
+		if err := s.RecordHealthCheck(bg, model.HealthCheck{Date: "2026-11-03", At: time.Now()}, "nobody"); model.ErrorCode(err) != model.EConflict {
+			t.Fatalf("a record without the claim gave %v", err)
+		}
+		evs, err := s.EventsSince(bg, snap.Version, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 1 || evs[0].Kind != model.EvHealth || evs[0].Version != snap.Version+1 || !strings.Contains(evs[0].Detail, "2026-11-02") {
+			t.Fatalf("events after the record: %+v", evs)
+		}
+		if !snap.Apply(evs[0]) || snap.Version != evs[0].Version {
+			t.Fatalf("the snapshot does not follow a health event: version %d", snap.Version)
 		}
 	})
 }
