@@ -66,7 +66,7 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 	if !s.takes.allow(p.ID, time.Now()) {
 		return model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
 	}
-	if q.Kiosk == "" {
+	if q.Kiosk == 0 {
 		t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
 		return s.answerStaff(w, r, http.StatusCreated, t, err)
 	}
@@ -78,26 +78,29 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 	if err != nil {
 		return err
 	}
-	online := s.kioskNamedOnline(r.Context(), t.PrintAt)
+	online := s.kioskOnlineByID(r.Context(), t.PrintKiosk)
 	out := staffTicket{Ticket: s.ticketOut(r.Context(), t), CustomerURL: model.CustomerURL(s.customerBase(r.Context(), r), t.PublicID), KioskOnline: &online}
 	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // staffTakeRequest is a take on the handheld: a number, and optionally
-// the kiosk (by its terminal's name) that prints the ticket for the
-// customer to pick up.
+// the kiosk (by its terminal id, as the kiosk list gives it) that prints
+// the ticket for the customer to pick up.
 type staffTakeRequest struct {
 	Service  string `json:"service"`
 	Priority int    `json:"priority"`
-	Kiosk    string `json:"kiosk"`
+	Kiosk    int64  `json:"kiosk"`
 }
 
 func (q staffTakeRequest) validate() error {
 	if err := (takeRequest{Service: q.Service, Priority: q.Priority}).validate(); err != nil {
 		return err
 	}
-	return model.CheckTerminalName(q.Kiosk)
+	if q.Kiosk < 0 {
+		return invalid("取号机编号无效 (no such kiosk)")
+	}
+	return nil
 }
 
 // staffLookup is GET /staff/api/lookup?number=A012: today's ticket of
