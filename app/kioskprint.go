@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"time"
 
 	"jiaohao/dao/peer"
@@ -10,157 +12,172 @@ import (
 )
 
 // A kiosk prints the numbers floor staff took for customers on a handheld
-// and named this kiosk for. It follows the queue's events; a take that
-// names it is claimed on the host (one conditional update: one kiosk, one
-// print), and only a claim that won is printed, after it committed. At
-// start and after every reconnect it asks for the requests made while it
-// was away. A printer fault is the print queue's, reported as any other:
-// the job waits in the queue and the ticket stands.
+// and sent to this kiosk (by its terminal id: names may repeat). It
+// follows the queue's events; a take for it is claimed on the host (one
+// conditional update: one kiosk, one print), and only a claim that won is
+// printed, after it committed. At start and after every reconnect it asks
+// for the requests made while it was away. A claim whose answer was lost
+// goes into a retry set, asked again from a timer with a growing pause,
+// never at once in a loop: the host may read well and write badly for a
+// while, and a quiet hall sends no change to wake the kiosk. A printer
+// fault is the print queue's, reported as any other: the job waits in the
+// queue and the ticket stands. Delivery is at most once: the claim is the
+// kiosk's acceptance, and a slip still in the queue when the kiosk dies
+// is lost (the customer keeps the QR code).
 
-// kioskPrinter is the state of one kiosk's remote prints, on the
-// follower's goroutine only.
+// kioskPrinter is the state of one kiosk's remote prints, on one
+// goroutine only (loop).
 type kioskPrinter struct {
 	st   model.Store
 	kp   model.KioskPrints
-	name string // this kiosk's terminal name, as the tickets name it
+	id   int64  // this kiosk's terminal id, as the tickets name it
+	name string // its name, for the log
 	q    screens.PrintQueue
 	logf func(string, ...any)
+	now  func() time.Time // paces the retries only: this PC's clock will do
 
-	recheck bool                // the requests made while away are still to be read
-	unsure  map[int64]time.Time // claims whose answer was lost, by when they were sent
-	printed map[int64]bool      // submitted to the printer by this process
+	recheck      bool      // the requests made while away are still to be read
+	recheckTries int       // failed reads of them in a row
+	recheckDue   time.Time // when to read them again after a failure
+	retry        map[int64]*unsettled
+	printed      map[int64]bool // submitted to the printer by this process
 }
 
-// unsureRetry bounds how long a lost claim answer is asked after at once;
-// after that it is asked again at the next change of the queue.
-const unsureRetry = 3
+// unsettled is a print whose claim went unanswered: claims are the marks
+// this kiosk sent for it (any of them may have committed), and it is asked
+// again at due.
+type unsettled struct {
+	t      model.Ticket
+	claims []string
+	tries  int
+	due    time.Time
+}
 
-// followKioskPrints runs until ctx ends.
-func followKioskPrints(ctx context.Context, st model.Store, kp model.KioskPrints, name string, q screens.PrintQueue, logf func(string, ...any)) {
-	k := &kioskPrinter{st: st, kp: kp, name: name, q: q, logf: logf, unsure: map[int64]time.Time{}, printed: map[int64]bool{}}
-	f := model.NewFollower(st, func(c model.Change) { k.handle(ctx, c) })
-	f.Run(ctx)
+// The pause before asking again after a lost answer or a failed read
+// doubles from retryFirst up to retryMost.
+const (
+	retryFirst = time.Second
+	retryMost  = 30 * time.Second
+)
+
+func retryPause(tries int) time.Duration {
+	d := retryFirst
+	for i := 0; i < tries && d < retryMost; i++ {
+		d *= 2
+	}
+	return min(d, retryMost)
+}
+
+func newKioskPrinter(st model.Store, kp model.KioskPrints, me peer.Whoami, q screens.PrintQueue, logf func(string, ...any)) *kioskPrinter {
+	return &kioskPrinter{st: st, kp: kp, id: me.ID, name: me.Name, q: q, logf: logf, now: time.Now,
+		retry: map[int64]*unsettled{}, printed: map[int64]bool{}}
+}
+
+// followKioskPrints runs until ctx ends. A kiosk without a terminal
+// identity follows no prints: every ordinary take would look like its own.
+func followKioskPrints(ctx context.Context, st model.Store, kp model.KioskPrints, me peer.Whoami, q screens.PrintQueue, logf func(string, ...any)) {
+	if me.ID <= 0 {
+		logf("kiosk prints: this kiosk has no terminal id on the host: it prints no numbers taken on a handheld")
+		return
+	}
+	k := newKioskPrinter(st, kp, me, q, logf)
+	changes := make(chan model.Change)
+	go model.NewFollower(st, func(c model.Change) {
+		select {
+		case changes <- c:
+		case <-ctx.Done():
+		}
+	}).Run(ctx)
+	k.loop(ctx, changes)
+}
+
+// loop handles the queue's changes and, between them, the retries as
+// they fall due.
+func (k *kioskPrinter) loop(ctx context.Context, changes <-chan model.Change) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		if due, ok := k.nextDue(); ok {
+			timer.Reset(max(0, due.Sub(k.now())))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case c := <-changes:
+			timer.Stop()
+			k.handle(ctx, c)
+		case <-timer.C:
+			k.retryDue(ctx)
+		}
+	}
+}
+
+// nextDue is when the earliest retry falls due, if any is waiting.
+func (k *kioskPrinter) nextDue() (time.Time, bool) {
+	var due time.Time
+	ok := false
+	if k.recheck {
+		due, ok = k.recheckDue, true
+	}
+	for _, u := range k.retry {
+		if !ok || u.due.Before(due) {
+			due, ok = u.due, true
+		}
+	}
+	return due, ok
 }
 
 func (k *kioskPrinter) handle(ctx context.Context, c model.Change) {
 	if c.Reloaded {
-		k.recheck = true // a start, a gap or a lost link: events may be missing
+		// A start, a gap or a lost link: events may be missing, and
+		// what failed against the host may work again now.
+		k.recheck, k.recheckDue = true, time.Time{}
+		for _, u := range k.retry {
+			u.due = time.Time{}
+		}
 	}
 	for _, ev := range c.Events {
-		if ev.Kind == model.EvTake && ev.Ticket != nil && ev.Ticket.PrintAt == k.name {
+		if ev.Kind == model.EvTake && ev.Ticket != nil && k.id > 0 && ev.Ticket.PrintKiosk == k.id {
 			k.claim(ctx, *ev.Ticket)
 		}
 	}
-	for id, sent := range k.unsure {
-		k.resolve(ctx, id, sent, 1)
+	k.retryDue(ctx)
+}
+
+// retryDue asks again what has fallen due: the requests made while away,
+// and each unsettled claim.
+func (k *kioskPrinter) retryDue(ctx context.Context) {
+	now := k.now()
+	for _, u := range k.retry {
+		if !now.Before(u.due) {
+			k.resolve(ctx, u)
+		}
 	}
-	if k.recheck {
-		pending, err := k.kp.PendingPrints(ctx, k.name)
-		if err != nil {
-			k.logf("kiosk prints: requests not read, again at the next change: %s", model.ErrorMessage(err))
-			return
-		}
-		k.recheck = false
-		for _, t := range pending {
-			k.claim(ctx, t)
-		}
+	if k.recheck && !now.Before(k.recheckDue) {
+		k.reread(ctx)
 	}
 }
 
-// claim asks for the print of t and prints it when this kiosk won.
-func (k *kioskPrinter) claim(ctx context.Context, t model.Ticket) {
-	if k.printed[t.ID] {
+// reread reads the requests made while this kiosk was away and claims
+// them; a failure is read again after a pause.
+func (k *kioskPrinter) reread(ctx context.Context) {
+	pending, err := k.kp.PendingPrints(ctx, k.id)
+	if err != nil {
+		k.recheckDue = k.now().Add(retryPause(k.recheckTries))
+		k.recheckTries++
+		k.logf("kiosk prints: requests not read, again shortly: %s", model.ErrorMessage(err))
 		return
 	}
-	sent, _ := k.st.Now(ctx) // the database's clock, as printed_at is
-	won, err := k.kp.ClaimPrint(ctx, t.ID, k.name)
-	switch {
-	case err == nil:
-		k.print(ctx, won)
-	case model.IsCode(err, model.EConflict), model.IsCode(err, model.ENotFound), model.IsCode(err, model.EForbidden):
-		// Printed already (by this kiosk before a restart), or not ours.
-	default:
-		// The claim may have committed with its answer lost: ask the
-		// ticket, rather than print twice or not at all.
-		k.logf("kiosk prints: claim of %s unanswered: %s", t.Number, model.ErrorMessage(err))
-		k.unsure[t.ID] = sent
-		k.resolve(ctx, t.ID, sent, unsureRetry)
+	k.recheck, k.recheckTries = false, 0
+	for _, t := range pending {
+		k.claim(ctx, t)
 	}
 }
 
-// resolve reads a ticket whose claim, sent at sent, went unanswered:
-// claimed since then means this kiosk won (only the kiosk named may
-// claim), claimed before (by this kiosk before a restart) or at a time
-// unknown is left alone rather than printed twice, and unclaimed is
-// claimed again.
-func (k *kioskPrinter) resolve(ctx context.Context, id int64, sent time.Time, tries int) {
-	for i := 0; i < tries; i++ {
-		t, err := k.st.Ticket(ctx, id)
-		if err == nil {
-			delete(k.unsure, id)
-			if t.PrintAt != k.name {
-				return
-			}
-			switch {
-			case t.PrintedAt == nil:
-				k.claim(ctx, t)
-			case !sent.IsZero() && !t.PrintedAt.Before(sent):
-				k.print(ctx, t)
-			default:
-				k.logf("kiosk prints: %s was claimed, not surely by this claim: not printed again", t.Number)
-			}
-			return
-		}
-		if model.IsCode(err, model.ENotFound) {
-			delete(k.unsure, id)
-			return
-		}
-		if i+1 < tries && !sleepCtx(ctx, time.Second) {
-			return
-		}
-	}
-}
-
-// print hands a won claim to the print queue, once per process.
-func (k *kioskPrinter) print(ctx context.Context, t model.Ticket) {
-	if k.printed[t.ID] {
-		return
-	}
-	k.printed[t.ID] = true
-	pos, _ := k.st.Position(ctx, t.ID) // decorates the slip; the number stands without it
-	k.q.Submit(t, pos)
-	k.logf("kiosk prints: %s (taken on a %s) goes to this kiosk's printer", t.Number, t.Source)
-}
-
-// whoami is the peer client's question to the host: which terminal this
-// PC's token is.
-type whoami interface {
-	Whoami(ctx context.Context) (peer.Whoami, error)
-}
-
-// startKioskPrints prints at this kiosk the numbers the handhelds send
-// it. The tickets name a kiosk by its terminal, which only a kiosk that
-// reaches the host with its token has; a kiosk on the database directly
-// is not offered on the handheld.
-func startKioskPrints(ctx context.Context, st model.Store, q screens.PrintQueue, logf func(string, ...any)) {
-	kp, ok := st.(model.KioskPrints)
-	who, isPeer := st.(whoami)
-	if !ok || !isPeer {
-		return
-	}
-	said := ""
-	for {
-		w, err := who.Whoami(ctx)
-		if err == nil {
-			followKioskPrints(ctx, st, kp, w.Name, q, logf)
-			return
-		}
-		if msg := model.ErrorMessage(err); msg != said && ctx.Err() == nil {
-			logf("kiosk prints: waiting for the host: %s", msg)
-			said = msg
-		}
-		if !sleepCtx(ctx, unreachableRetry) {
-			return
-		}
-	}
+// newClaim is a mark no other claim has: the ticket keeps the winner's.
+func newClaim() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -44,9 +45,28 @@ func kioskPrintHost(t *testing.T) (url string, add func(name string, role model.
 	}, gs
 }
 
+// kioskTerminal is the terminal id of the one kiosk named name.
+func kioskTerminal(t *testing.T, st model.Store, name string) int64 {
+	t.Helper()
+	ts, err := st.(interface {
+		Terminals(context.Context) ([]model.Terminal, error)
+	}).Terminals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range ts {
+		if term.Role == model.RoleKiosk && term.Name == name {
+			return term.ID
+		}
+	}
+	t.Fatalf("no kiosk %s", name)
+	return 0
+}
+
 // handheldTake signs in to the staff page with token and takes a number
-// of service A to be printed at kiosk, as the page does.
-func handheldTake(t *testing.T, url, token, kiosk string) model.Ticket {
+// of service A to be printed at the kiosk of terminal id kiosk, as the
+// page does.
+func handheldTake(t *testing.T, url, token string, kiosk int64) model.Ticket {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second}
@@ -73,8 +93,8 @@ func handheldTake(t *testing.T, url, token, kiosk string) model.Ticket {
 		t.Fatalf("sign in: %v", err)
 	}
 	var tk model.Ticket
-	if err := json.Unmarshal(post("/staff/api/tickets", me.CSRF, `{"service":"A","kiosk":"`+kiosk+`"}`), &tk); err != nil || tk.PrintAt != kiosk {
-		t.Fatalf("take for %s: %+v %v", kiosk, tk, err)
+	if err := json.Unmarshal(post("/staff/api/tickets", me.CSRF, fmt.Sprintf(`{"service":"A","kiosk":%d}`, kiosk)), &tk); err != nil || tk.PrintKiosk != kiosk {
+		t.Fatalf("take for %d: %+v %v", kiosk, tk, err)
 	}
 	return tk
 }
@@ -124,35 +144,40 @@ func waitPrinted(t *testing.T, received func() []byte, number string) {
 
 // A number the handheld takes for kiosk K is printed by K's printer, once:
 // the other kiosk never prints it, and K started again neither prints it
-// again nor misses the one taken for it while it was off.
+// again nor misses the one taken for it while it was off. The counts are
+// taken after a last number went through K, so a late duplicate of any
+// earlier one would be on the paper by then.
 func TestHandheldNumberPrintedAtKioskOnce(t *testing.T) {
-	url, add, _ := kioskPrintHost(t)
+	url, add, st := kioskPrintHost(t)
 	k1Tok, k2Tok, handTok := add("K1", model.RoleKiosk), add("K2", model.RoleKiosk), add("floor", model.RoleHandheld)
+	k1, k2 := kioskTerminal(t, st, "K1"), kioskTerminal(t, st, "K2")
 	k1Addr, k1Got := tcpPrinter(t)
 	k2Addr, k2Got := tcpPrinter(t)
 	stopK1 := kioskPC(t, url, k1Tok, k1Addr)
 	kioskPC(t, url, k2Tok, k2Addr)
 
-	first := handheldTake(t, url, handTok, "K1")
+	first := handheldTake(t, url, handTok, k1)
 	waitPrinted(t, k1Got, first.Number)
 	// K2 follows the same events in order: once it printed a later number
 	// of its own, it has seen (and left alone) the first.
-	own := handheldTake(t, url, handTok, "K2")
+	own := handheldTake(t, url, handTok, k2)
 	waitPrinted(t, k2Got, own.Number)
 	if n := slips(k2Got(), first.Number); n != 0 {
 		t.Fatalf("kiosk K2 printed K1's %s %d times", first.Number, n)
 	}
 
 	stopK1()
-	away := handheldTake(t, url, handTok, "K1") // K1 is off: the request waits
+	away := handheldTake(t, url, handTok, k1) // K1 is off: the request waits
 	kioskPC(t, url, k1Tok, k1Addr)
 	waitPrinted(t, k1Got, away.Number)
 	// The restarted K1 read its requests before printing away's; then a
 	// number taken now shows it follows the events as well.
-	after := handheldTake(t, url, handTok, "K1")
+	after := handheldTake(t, url, handTok, k1)
 	waitPrinted(t, k1Got, after.Number)
+	last := handheldTake(t, url, handTok, k1) // K1 handles events in order
+	waitPrinted(t, k1Got, last.Number)
 	got := k1Got()
-	for _, n := range []string{first.Number, away.Number, after.Number} {
+	for _, n := range []string{first.Number, away.Number, after.Number, last.Number} {
 		if c := slips(got, n); c != 1 {
 			t.Fatalf("K1's printer has %d tickets %s, want exactly one", c, n)
 		}
@@ -164,10 +189,12 @@ func TestHandheldNumberPrintedAtKioskOnce(t *testing.T) {
 
 // A kiosk whose printer is out still claims the number (the claim is the
 // queue's state, the print a side effect after it), reports the fault as
-// any printer fault, and prints the ticket once when the printer is back.
+// any printer fault, and prints the ticket once when the printer is back:
+// still once after a further number went through the same printer.
 func TestKioskPrintFaultKeepsTicket(t *testing.T) {
 	url, add, st := kioskPrintHost(t)
 	k1Tok, handTok := add("K1", model.RoleKiosk), add("floor", model.RoleHandheld)
+	k1 := kioskTerminal(t, st, "K1")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +202,7 @@ func TestKioskPrintFaultKeepsTicket(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // the printer is off
 	kioskPC(t, url, k1Tok, addr)
-	tk := handheldTake(t, url, handTok, "K1")
+	tk := handheldTake(t, url, handTok, k1)
 	ctx := context.Background()
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		got, err := st.Ticket(ctx, tk.ID)
@@ -205,6 +232,8 @@ func TestKioskPrintFaultKeepsTicket(t *testing.T) {
 	}
 	received := capture(t, ln)
 	waitPrinted(t, received, tk.Number)
+	next := handheldTake(t, url, handTok, k1) // the queue is in order: after it, nothing earlier is still to come
+	waitPrinted(t, received, next.Number)
 	if n := slips(received(), tk.Number); n != 1 {
 		t.Fatalf("%d tickets %s printed, want one", n, tk.Number)
 	}

@@ -110,3 +110,9 @@ func (s *WindowStatus) UnmarshalText(b []byte) error {
 	*s = v
 	return nil
 }
+
+// Printable says whether a ticket in this status still gets a slip sent
+// to a kiosk printed: it is in line, or called and not yet at the window
+// (the customer may still want it). A served or cancelled ticket never
+// prints.
+func (s Status) Printable() bool { return s == Waiting || s == Called || s == Passed }

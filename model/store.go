@@ -143,22 +143,26 @@ type TicketFinder interface {
 // it; the peer server offers it on the staff page.
 type KioskPrintRequests interface {
 	// TakeTicketPrintAt takes a number as TakeTicket does and, in the same
-	// transaction, asks the kiosk terminal named kiosk to print it; a name
-	// that is no registered kiosk is EInvalidInput and takes nothing.
-	TakeTicketPrintAt(ctx context.Context, service string, priority int, source, kiosk string) (Ticket, error)
+	// transaction, asks the kiosk terminal of id kiosk to print it; an id
+	// that is no kiosk allowed in is EInvalidInput and takes nothing.
+	TakeTicketPrintAt(ctx context.Context, service string, priority int, source string, kiosk int64) (Ticket, error)
 }
 
 // KioskPrints is the kiosk's side: it claims a print before printing, so
 // however many PCs try, one ticket is printed once. Both adapters have it
 // (the peer client for a kiosk that reaches the host over the LAN).
 type KioskPrints interface {
-	// ClaimPrint claims the print of ticket id for the kiosk named kiosk
-	// in one conditional update: of any number of claimers exactly one
-	// gets the ticket and no error, and only it prints. A ticket that asks
-	// no print of that kiosk is ENotFound; one already claimed EConflict.
-	ClaimPrint(ctx context.Context, id int64, kiosk string) (Ticket, error)
-	// PendingPrints are today's tickets that ask kiosk to print and are
-	// not claimed yet, in issue order: what a kiosk checks at start and
-	// after a reconnect.
-	PendingPrints(ctx context.Context, kiosk string) ([]Ticket, error)
+	// ClaimPrint claims the print of ticket id for the kiosk terminal of
+	// id kiosk in one conditional update that writes claim (a random
+	// value of the claimer's) with it: of any number of claimers exactly
+	// one gets the ticket and no error, and only it prints; a claimer
+	// whose answer was lost reads the ticket and finds its own claim
+	// there or not. A ticket that asks no print of that kiosk is
+	// ENotFound; one already claimed EConflict; one no longer in line
+	// (served, cancelled) EInvalidTransition, never to be printed.
+	ClaimPrint(ctx context.Context, id, kiosk int64, claim string) (Ticket, error)
+	// PendingPrints are today's tickets still in line that ask kiosk (a
+	// terminal id) to print and are not claimed yet, in issue order: what
+	// a kiosk checks at start and after a reconnect.
+	PendingPrints(ctx context.Context, kiosk int64) ([]Ticket, error)
 }

@@ -37,11 +37,16 @@ type Ticket struct {
 	ServeStartAt *time.Time `json:"serve_started_at"`
 	FinishedAt   *time.Time `json:"finished_at"`
 	// PrintAt names the kiosk terminal asked to print the ticket (a number
-	// taken on a handheld for a customer); PrintedAt is when that kiosk
-	// claimed the print, nil while it is still to come. A ticket printed
-	// where it was taken has neither.
-	PrintAt   string     `json:"print_at,omitempty"`
-	PrintedAt *time.Time `json:"printed_at,omitempty"`
+	// taken on a handheld for a customer) and PrintKiosk is its terminal
+	// id, the kiosk's identity (names may repeat); PrintedAt is when that
+	// kiosk accepted the print (its claim won), nil while it is still to
+	// come: accepted, not surely on paper. PrintClaim is the random value
+	// the winning claim wrote. A ticket printed where it was taken has
+	// none of them.
+	PrintAt    string     `json:"print_at,omitempty"`
+	PrintKiosk int64      `json:"print_kiosk,omitempty"`
+	PrintedAt  *time.Time `json:"printed_at,omitempty"`
+	PrintClaim string     `json:"print_claim,omitempty"`
 }
 
 // Service is a business type (业务类型) with its own numbering.
@@ -111,7 +116,7 @@ const (
 	EvAlert       = "alert"       // an alert was raised for the manager
 	EvAlertClear  = "alert_clear" // an alert's condition ended
 	EvAlertAck    = "alert_ack"   // the manager acknowledged an alert
-	EvPrinted     = "printed"     // the kiosk a ticket asked claimed its print
+	EvPrinted     = "printed"     // the kiosk a ticket asked accepted its print (claimed it; the wire name predates the distinction)
 	EvHealth      = "health"      // a daily health check was recorded (Detail: its business date)
 )
 

@@ -31,9 +31,9 @@ var staffLabels = map[string]labels{
 		"st.waiting": "等待中", "st.called": "已叫号", "st.passed": "已过号", "st.serving": "办理中", "st.done": "已完成", "st.cancelled": "已弃号",
 		"ws.open": "开放", "ws.paused": "暂停", "ws.closed": "关闭", "ws.lunch": "午休中", "atWindow": "{w} 号窗口", "idle": "空闲",
 		"error":   "操作失败",
-		"printAt": "号票打印到", "qrOnly": "不打印，顾客扫码", "kiosk": "取号机 {k}", "kioskOff": "{k}（离线）",
-		"sent": "已发送到 取号机 {k} 打印", "sentOffline": "取号机 {k} 离线：它恢复连接后自动打印，顾客可先扫码",
-		"printed": "取号机 {k} 已打印"},
+		"printAt": "号票打印到", "qrOnly": "不打印，顾客扫码", "kiosk": "取号机 {k}（{id} 号）", "kioskOff": "{k}（离线）",
+		"sent": "已发送到 {k} 打印", "sentOffline": "{k}离线：它恢复连接后自动打印，顾客可先扫码",
+		"accepted": "{k}已接收"},
 	"en": {"lang": "en", "other": "zh", "otherName": "中文", "title": "Staff handheld",
 		"token": "Handheld token", "signin": "Sign in", "signout": "Sign out", "signingIn": "Signing in…",
 		"take": "Take a number for a customer", "vip": "VIP first", "taken": "Number taken", "ahead": "{n} ahead", "eta": "about {m} min",
@@ -44,9 +44,9 @@ var staffLabels = map[string]labels{
 		"st.waiting": "Waiting", "st.called": "Called", "st.passed": "Passed", "st.serving": "Being served", "st.done": "Done", "st.cancelled": "Cancelled",
 		"ws.open": "Open", "ws.paused": "Paused", "ws.closed": "Closed", "ws.lunch": "Lunch break", "atWindow": "Window {w}", "idle": "idle",
 		"error":   "Failed",
-		"printAt": "Print the ticket at", "qrOnly": "No print, the customer scans", "kiosk": "Kiosk {k}", "kioskOff": "{k} (offline)",
-		"sent": "Sent to kiosk {k} to print", "sentOffline": "Kiosk {k} is offline: it prints the ticket when it is back; the customer can scan the code now",
-		"printed": "Printed at kiosk {k}"},
+		"printAt": "Print the ticket at", "qrOnly": "No print, the customer scans", "kiosk": "Kiosk {k} (#{id})", "kioskOff": "{k} (offline)",
+		"sent": "Sent to {k} to print", "sentOffline": "{k} is offline: it prints the ticket when it is back; the customer can scan the code now",
+		"accepted": "{k} has it"},
 }
 
 // staffLang is ?lang= when the staff chose, else Accept-Language.

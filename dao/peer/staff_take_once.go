@@ -54,7 +54,7 @@ func (sess *staffSession) takeOnce(ctx context.Context, q staffTakeRequest, now 
 		t, err = take()
 		return t, false, err
 	}
-	body := q.Service + "\x00" + q.Kiosk + "\x00" + strconv.Itoa(q.Priority)
+	body := q.Service + "\x00" + strconv.FormatInt(q.Kiosk, 10) + "\x00" + strconv.Itoa(q.Priority)
 	for {
 		m, first, err := sess.memo(q.RequestID, body, now)
 		if err != nil {

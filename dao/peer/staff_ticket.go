@@ -76,8 +76,8 @@ func (s *Server) staffTake(w http.ResponseWriter, r *http.Request, p principal) 
 		}
 	}
 	out := staffTicket{Ticket: s.ticketOut(r.Context(), t), CustomerURL: model.CustomerURL(s.customerBase(r.Context(), r), t.PublicID)}
-	if t.PrintAt != "" {
-		online := s.kioskNamedOnline(r.Context(), t.PrintAt)
+	if t.PrintKiosk != 0 {
+		online := s.kioskOnlineByID(r.Context(), t.PrintKiosk)
 		out.KioskOnline = &online
 	}
 	writeJSON(w, http.StatusCreated, out)
@@ -89,7 +89,7 @@ func (s *Server) staffTakeNew(ctx context.Context, q staffTakeRequest, p princip
 	if !s.takes.allow(p.ID, time.Now()) {
 		return model.Ticket{}, model.Errorf(model.ERateLimited, "取号过于频繁，请稍后再试 (too many numbers taken; try again shortly)")
 	}
-	if q.Kiosk == "" {
+	if q.Kiosk == 0 {
 		return s.store.TakeTicket(ctx, q.Service, q.Priority, p.Role.TicketSource())
 	}
 	req, ok := s.store.(model.KioskPrintRequests)
@@ -100,12 +100,13 @@ func (s *Server) staffTakeNew(ctx context.Context, q staffTakeRequest, p princip
 }
 
 // staffTakeRequest is a take on the handheld: a number, optionally the
-// kiosk (by its terminal's name) that prints the ticket for the customer
-// to pick up, and the page's random id for this take (request_id).
+// kiosk (by its terminal id, as the kiosk list gives it) that prints the
+// ticket for the customer to pick up, and the page's random id for this
+// take (request_id).
 type staffTakeRequest struct {
 	Service   string `json:"service"`
 	Priority  int    `json:"priority"`
-	Kiosk     string `json:"kiosk"`
+	Kiosk     int64  `json:"kiosk"`
 	RequestID string `json:"request_id"`
 }
 
@@ -116,7 +117,10 @@ func (q staffTakeRequest) validate() error {
 	if !validRequestID(q.RequestID) {
 		return invalid("取号请求编号无效 (request_id must be 16 to 64 letters, digits, - or _)")
 	}
-	return model.CheckTerminalName(q.Kiosk)
+	if q.Kiosk < 0 {
+		return invalid("取号机编号无效 (no such kiosk)")
+	}
+	return nil
 }
 
 // staffLookup is GET /staff/api/lookup?number=A012: today's ticket of

@@ -23,6 +23,12 @@ func (r ticketRow) toModel(c codes) model.Ticket {
 	}
 	if r.PrintAt != nil {
 		t.PrintAt, t.PrintedAt = *r.PrintAt, utcPtr(r.PrintedAt)
+		if r.PrintKioskID != nil {
+			t.PrintKiosk = *r.PrintKioskID
+		}
+		if r.PrintClaim != nil {
+			t.PrintClaim = *r.PrintClaim
+		}
 	}
 	return t
 }

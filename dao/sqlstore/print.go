@@ -2,61 +2,76 @@ package sqlstore
 
 import (
 	"context"
-	"strings"
 
 	"jiaohao/model"
 )
 
-// A number taken on a handheld is printed at a kiosk the staff name: the
-// request is the ticket's print_at column, written with the number, and
-// the kiosk claims it with one conditional UPDATE before it prints, so a
-// ticket is printed once however many PCs see the request, restart or
-// reconnect.
+// A number taken on a handheld is printed at a kiosk the staff choose:
+// the request is the ticket's print_kiosk_id (the terminal's id; its name
+// beside it in print_at for people), written with the number, and the
+// kiosk claims it with one conditional UPDATE before it prints, so a
+// ticket goes to one printer once however many PCs see the request,
+// restart or reconnect. Delivery is at most once: the claim is the
+// kiosk's acceptance, and a kiosk that dies between accepting and
+// printing loses the slip (the customer still has the QR code).
 
 var (
 	_ model.KioskPrintRequests = (*GormStore)(nil)
 	_ model.KioskPrints        = (*GormStore)(nil)
 )
 
-// TakeTicketPrintAt takes a number and asks the kiosk terminal named kiosk
-// to print it, in one transaction.
-func (s *GormStore) TakeTicketPrintAt(ctx context.Context, service string, priority int, source, kiosk string) (model.Ticket, error) {
-	kiosk = strings.TrimSpace(kiosk)
-	if kiosk == "" {
+// TakeTicketPrintAt takes a number and asks the kiosk terminal of id
+// kiosk to print it, in one transaction.
+func (s *GormStore) TakeTicketPrintAt(ctx context.Context, service string, priority int, source string, kiosk int64) (model.Ticket, error) {
+	if kiosk <= 0 {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "请选择打印号票的取号机 (choose the kiosk to print at)")
 	}
 	return s.take(ctx, service, priority, source, kiosk)
 }
 
-// kioskNamed checks that name is exactly one kiosk terminal of the branch
-// that has not been revoked: a request for any other name would wait
-// forever.
-func (t *txn) kioskNamed(name string) error {
-	var n int64
-	err := t.Model(&terminalRow{}).Where("branch_id = ? AND name = ? AND role = ? AND revoked = ?",
-		t.s.branchID, name, string(model.RoleKiosk), false).Count(&n).Error
+// kioskByID is the name of the kiosk terminal id, one of the branch's
+// still allowed in: a request for any other terminal would wait forever.
+func (t *txn) kioskByID(id int64) (string, error) {
+	var rows []terminalRow
+	err := t.Where("branch_id = ? AND id = ? AND role = ? AND revoked = ?",
+		t.s.branchID, id, string(model.RoleKiosk), false).Limit(1).Find(&rows).Error
 	if err != nil {
-		return err
+		return "", err
 	}
-	if n == 0 {
-		return model.Errorf(model.EInvalidInput, "没有名为 %q 的取号机 (no kiosk of that name)", name)
+	if len(rows) == 0 {
+		return "", model.Errorf(model.EInvalidInput, "没有编号为 %d 的取号机 (no kiosk of that id)", id)
 	}
-	if n > 1 {
-		// Two kiosks of one name would both see the request as theirs.
-		return model.Errorf(model.EInvalidInput, "有 %d 台取号机都名为 %q，请管理员吊销多余的令牌 (several kiosks share that name)", n, name)
+	return rows[0].Name, nil
+}
+
+// printable are the statuses a ticket still prints in (model's
+// Status.Printable, as the WHERE clauses need them).
+var printable = printableStatuses()
+
+func printableStatuses() []int {
+	var out []int
+	for s := model.Waiting; s <= model.Cancelled; s++ {
+		if s.Printable() {
+			out = append(out, int(s))
+		}
 	}
-	return nil
+	return out
 }
 
 // ClaimPrint is the one conditional UPDATE that makes a print happen once:
-// the row changes only while it still asks this kiosk and is unclaimed,
-// and the database's row lock lets one claimer through. The claim is an
-// event, so the handheld that asked sees the ticket printed.
-func (s *GormStore) ClaimPrint(ctx context.Context, id int64, kiosk string) (model.Ticket, error) {
+// the row changes only while it still asks this kiosk, is unclaimed and
+// still in line, and the database's row lock lets one claimer through;
+// claim is written with it, so a claimer whose answer was lost can tell
+// its own win from another's. The claim is an event, so the handheld that
+// asked sees the kiosk has the ticket.
+func (s *GormStore) ClaimPrint(ctx context.Context, id, kiosk int64, claim string) (model.Ticket, error) {
+	if claim == "" || len(claim) > 40 {
+		return model.Ticket{}, model.Errorf(model.EInvalidInput, "打印认领须带 1 到 40 个字符的标记 (a claim needs a mark of 1 to 40 characters)")
+	}
 	var out model.Ticket
 	err := s.write(ctx, func(t *txn) error {
-		res := t.Exec("UPDATE ticket SET printed_at = ? WHERE branch_id = ? AND id = ? AND print_at = ? AND printed_at IS NULL",
-			t.now, s.branchID, id, kiosk)
+		res := t.Exec("UPDATE ticket SET printed_at = ?, print_claim = ? WHERE branch_id = ? AND id = ? AND print_kiosk_id = ? AND printed_at IS NULL AND status IN ?",
+			t.now, claim, s.branchID, id, kiosk, printable)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -65,10 +80,15 @@ func (s *GormStore) ClaimPrint(ctx context.Context, id int64, kiosk string) (mod
 			return err
 		}
 		if res.RowsAffected != 1 {
-			if row.PrintAt == nil || *row.PrintAt != kiosk {
+			switch {
+			case row.PrintKioskID == nil || *row.PrintKioskID != kiosk:
 				return model.Errorf(model.ENotFound, "号码 %s 没有请此取号机打印 (the ticket asks no print of this kiosk)", row.Number)
+			case row.PrintedAt != nil:
+				return model.Errorf(model.EConflict, "号码 %s 已由取号机接收 (the kiosk has the ticket already)", row.Number)
+			default:
+				return model.Errorf(model.EInvalidTransition, "号码 %s 已不在队列中，不再打印 (the ticket is %s: not printed)",
+					row.Number, model.Status(row.Status))
 			}
-			return model.Errorf(model.EConflict, "号码 %s 已经打印过 (the ticket was printed already)", row.Number)
 		}
 		c, err := t.codes(row.ServiceID, row.IssueServiceID)
 		if err != nil {
@@ -76,23 +96,23 @@ func (s *GormStore) ClaimPrint(ctx context.Context, id int64, kiosk string) (mod
 		}
 		out = row.toModel(c)
 		st := model.Status(row.Status)
-		t.emit(pendingEvent{kind: model.EvPrinted, ticket: &out, from: st, to: st, note: kiosk})
+		t.emit(pendingEvent{kind: model.EvPrinted, ticket: &out, from: st, to: st, note: out.PrintAt})
 		return nil
 	})
 	return out, err
 }
 
-// PendingPrints are today's unclaimed requests for kiosk, by
-// ix_ticket_print: a handful of rows however full the day is.
-func (s *GormStore) PendingPrints(ctx context.Context, kiosk string) ([]model.Ticket, error) {
+// PendingPrints are today's unclaimed requests for kiosk still in line,
+// by ix_ticket_print_kiosk: a handful of rows however full the day is.
+func (s *GormStore) PendingPrints(ctx context.Context, kiosk int64) ([]model.Ticket, error) {
 	now, err := s.Now(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r := s.read(ctx)
 	var rows []ticketRow
-	if err := r.Where("branch_id = ? AND print_at = ? AND printed_at IS NULL AND business_date = ?",
-		s.branchID, kiosk, s.calendar(ctx).Date(now)).Order("id").Find(&rows).Error; err != nil {
+	if err := r.Where("branch_id = ? AND print_kiosk_id = ? AND printed_at IS NULL AND business_date = ? AND status IN ?",
+		s.branchID, kiosk, s.calendar(ctx).Date(now), printable).Order("id").Find(&rows).Error; err != nil {
 		return nil, s.wrap(err)
 	}
 	out := make([]model.Ticket, 0, len(rows))

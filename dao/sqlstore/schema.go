@@ -73,7 +73,7 @@ func (sequenceRow) TableName() string { return "ticket_sequence" }
 // ticketRow is shared by ticket and ticket_history (archived days).
 type ticketRow struct {
 	ID             int64      `gorm:"primaryKey;index:ix_ticket_call,priority:7"`
-	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_issued,priority:1;index:ix_ticket_print,priority:1"`
+	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_issued,priority:1;index:ix_ticket_print,priority:1;index:ix_ticket_print_kiosk,priority:1"`
 	IssueServiceID int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:2"`
 	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3;index:ix_ticket_call,priority:3"`
 	SeqNo          int        `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:4"`
@@ -92,10 +92,17 @@ type ticketRow struct {
 	CalledAt       *time.Time `gorm:"precision:6"`
 	ServeStartedAt *time.Time `gorm:"precision:6"`
 	FinishedAt     *time.Time `gorm:"precision:6"`
-	// PrintAt is the kiosk terminal asked to print the ticket, PrintedAt
-	// when it claimed the print (added later: both NULL on old rows).
-	PrintAt   *string    `gorm:"size:60;index:ix_ticket_print,priority:2"`
-	PrintedAt *time.Time `gorm:"precision:6"`
+	// PrintAt is the name of the kiosk terminal asked to print the
+	// ticket, PrintedAt when it accepted the print (added later: both NULL
+	// on old rows). PrintKioskID is that terminal's id, what the kiosk
+	// claims by (names need not be unique), and PrintClaim the random
+	// value its winning claim wrote, by which a kiosk whose answer was
+	// lost knows the claim was its own (added later again: NULL on rows
+	// from before).
+	PrintAt      *string    `gorm:"size:60;index:ix_ticket_print,priority:2"`
+	PrintedAt    *time.Time `gorm:"precision:6"`
+	PrintKioskID *int64     `gorm:"index:ix_ticket_print_kiosk,priority:2"`
+	PrintClaim   *string    `gorm:"size:40"`
 	// EstimateS is the wait estimated when the number was taken, in
 	// seconds: the report sets it beside the real wait. Null on tickets
 	// from before it was kept.
@@ -128,6 +135,8 @@ type historyRow struct {
 	FinishedAt     *time.Time `gorm:"precision:6"`
 	PrintAt        *string    `gorm:"size:60"`
 	PrintedAt      *time.Time `gorm:"precision:6"`
+	PrintKioskID   *int64     ``
+	PrintClaim     *string    `gorm:"size:40"`
 	EstimateS      *int
 }
 

@@ -15,13 +15,13 @@ import (
 // the (branch, service, business date) sequence row, then the ticket, with
 // the unique key as the last guard. Numbers are never made anywhere else.
 func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int, source string) (model.Ticket, error) {
-	return s.take(ctx, service, priority, source, "")
+	return s.take(ctx, service, priority, source, 0)
 }
 
-// take is TakeTicket with, when printAt is not "", the kiosk asked to
+// take is TakeTicket with, when printAt is not 0, the kiosk terminal asked to
 // print the ticket (TakeTicketPrintAt), checked and stored in the same
 // transaction as the number.
-func (s *GormStore) take(ctx context.Context, service string, priority int, source, printAt string) (model.Ticket, error) {
+func (s *GormStore) take(ctx context.Context, service string, priority int, source string, printAt int64) (model.Ticket, error) {
 	if priority != 0 && (priority < model.MinPriority || priority > model.MaxPriority) {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间，收到 %d", model.MinPriority, model.MaxPriority, priority)
 	}
@@ -37,11 +37,13 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 	err := s.write(ctx, func(t *txn) error {
 		last = t
 		var at *string
-		if printAt != "" {
-			if err := t.kioskNamed(printAt); err != nil {
+		var atID *int64
+		if printAt != 0 {
+			name, err := t.kioskByID(printAt)
+			if err != nil {
 				return err
 			}
-			at = &printAt
+			at, atID = &name, &printAt
 		}
 		svc, err := t.serviceByCode(strings.TrimSpace(service))
 		if err != nil {
@@ -73,7 +75,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
 			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
-			Source: source, IssuedAt: t.now, PrintAt: at,
+			Source: source, IssuedAt: t.now, PrintAt: at, PrintKioskID: atID,
 		}
 		// The estimate made now, kept beside the wait the ticket will
 		// really have; the new row is last among equals, as its id will be.
