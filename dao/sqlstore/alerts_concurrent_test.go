@@ -18,15 +18,7 @@ import (
 // reporting the same device fault at once raise one alert.
 func TestConcurrentAlertSweepers(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
-		stores := make([]*sqlstore.GormStore, 3)
-		for i := range stores {
-			s, err := sqlstore.Open(bg, dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			stores[i] = s
-		}
+		stores := openStores(t, dsn, 3)
 		s := stores[0]
 		settings(t, s, "call_timeout_s", "3600", "alert_passed_min", "4", "alert_waiting", "3", "alert_clear_s", "0")
 		for range 8 {

@@ -5,7 +5,6 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
-	"jiaohao/model"
 )
 
 // What the kiosk's tile promises before the tap is what the number taken
@@ -13,16 +12,7 @@ import (
 // services; a disabled service has no tile.
 func TestNextPositionsIsWhatTheTakeGets(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
-		for _, w := range []model.Window{{Number: 1, Name: "综合", Services: []string{"A", "B"}}, {Number: 2, Name: "贵宾", Services: []string{"V"}}} {
-			if _, err := s.SaveWindow(bg, w); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, w := range []int{3, 4} {
-			if _, err := s.SetWindowStatus(bg, w, model.WindowClosed); err != nil {
-				t.Fatal(err)
-			}
-		}
+		oneSharedWindow(t, s)
 		take(t, s, "B", 0)
 		take(t, s, "B", 0)
 		take(t, s, "A", 0)

@@ -18,15 +18,7 @@ import (
 func TestHealthCheckClaimedOncePerDay(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
 		const hosts, days = 4, 12
-		stores := make([]*sqlstore.GormStore, hosts)
-		for i := range stores {
-			s, err := sqlstore.Open(bg, dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			stores[i] = s
-		}
+		stores := openStores(t, dsn, hosts)
 		for d := 0; d < days; d++ {
 			date := fmt.Sprintf("2026-10-%02d", d+1)
 			var mu sync.Mutex

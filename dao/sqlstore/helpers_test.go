@@ -64,3 +64,36 @@ func okAny(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// openStores opens n Stores on one database, as n PCs would: each with its
+// own pool, clock and caches.
+func openStores(t *testing.T, dsn string, n int) []*sqlstore.GormStore {
+	t.Helper()
+	stores := make([]*sqlstore.GormStore, n)
+	for i := range stores {
+		s, err := sqlstore.Open(bg, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	return stores
+}
+
+// oneSharedWindow leaves the branch one 综合 window (1: A and B) and one
+// VIP window (2: V), the others closed: the hall where a ticket of A
+// waits behind the B tickets of the same window.
+func oneSharedWindow(t *testing.T, s *sqlstore.GormStore) {
+	t.Helper()
+	for _, w := range []model.Window{{Number: 1, Name: "综合", Services: []string{"A", "B"}}, {Number: 2, Name: "贵宾", Services: []string{"V"}}} {
+		if _, err := s.SaveWindow(bg, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range []int{3, 4} {
+		if _, err := s.SetWindowStatus(bg, w, model.WindowClosed); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -71,16 +71,7 @@ func TestPositionsMatchPosition(t *testing.T) {
 // estimate made at the take is kept on the ticket.
 func TestEstimateCountsOtherServicesOfTheSameWindows(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
-		for _, w := range []model.Window{{Number: 1, Name: "综合", Services: []string{"A", "B"}}, {Number: 2, Name: "贵宾", Services: []string{"V"}}} {
-			if _, err := s.SaveWindow(bg, w); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, w := range []int{3, 4} {
-			if _, err := s.SetWindowStatus(bg, w, model.WindowClosed); err != nil {
-				t.Fatal(err)
-			}
-		}
+		oneSharedWindow(t, s)
 		take(t, s, "B", 0)
 		take(t, s, "B", 0)
 		take(t, s, "A", 0)

@@ -14,15 +14,7 @@ import (
 // database): each timed-out ticket moves exactly once, with one event.
 func TestConcurrentSweepers(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
-		stores := make([]*sqlstore.GormStore, 3)
-		for i := range stores {
-			s, err := sqlstore.Open(bg, dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			stores[i] = s
-		}
+		stores := openStores(t, dsn, 3)
 		s := stores[0]
 		clearOfDayEnd(t, 15*time.Minute, stores...)
 		const n = 60
