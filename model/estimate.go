@@ -65,7 +65,16 @@ const estimateHorizon = 12 * time.Hour
 // first is ahead of an A ticket only when a window serving A also serves
 // B); ETASeconds is when a window reaches it.
 func Estimate(in EstimateInput) Position {
-	ws := related(servingWindows(in), EstimateServices(in.Windows, in.Service))
+	serving, none := servingWindows(in)
+	pos := estimate(in, related(serving, EstimateServices(in.Windows, in.Service)))
+	// Paused, at lunch or closed, the windows call no one: the figure is
+	// when they would reach it once back, not a wait to promise.
+	pos.NoWindow = none
+	return pos
+}
+
+// estimate plays ws forward for the ticket.
+func estimate(in EstimateInput, ws []EstimateWindow) Position {
 	if len(ws) == 0 {
 		// No window serves it at all: one at a time, as a window set up
 		// for it would.
@@ -147,9 +156,10 @@ func Estimate(in EstimateInput) Position {
 }
 
 // servingWindows are the open windows; when none of them serves the
-// ticket's service, the windows that serve it as if they opened now (a
-// lunch ends, a paused clerk comes back), since "no estimate" helps no one.
-func servingWindows(in EstimateInput) []EstimateWindow {
+// ticket's service (none true), the windows that serve it as if they
+// opened now (a lunch ends, a paused clerk comes back), so Ahead still
+// counts what they will do first.
+func servingWindows(in EstimateInput) (ws []EstimateWindow, none bool) {
 	var open []EstimateWindow
 	served := false
 	for _, w := range in.Windows {
@@ -159,7 +169,7 @@ func servingWindows(in EstimateInput) []EstimateWindow {
 		}
 	}
 	if served {
-		return open
+		return open, false
 	}
 	var back []EstimateWindow
 	for _, w := range in.Windows {
@@ -168,7 +178,7 @@ func servingWindows(in EstimateInput) []EstimateWindow {
 			back = append(back, w)
 		}
 	}
-	return back
+	return back, true
 }
 
 // related are the windows that serve one of services.
@@ -240,7 +250,7 @@ func (in EstimateInput) nextJumper(w EstimateWindow, jumped map[string]int) time
 // window's work decides when the 综合 window gets to A). The store reads
 // the tickets ahead of these services only.
 func EstimateServices(windows []EstimateWindow, service string) []string {
-	ws := servingWindows(EstimateInput{Service: service, Windows: windows})
+	ws, _ := servingWindows(EstimateInput{Service: service, Windows: windows})
 	in := map[string]bool{service: true}
 	out := []string{service}
 	for grew := true; grew; {

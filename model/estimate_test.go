@@ -72,13 +72,30 @@ func TestEstimateWindowsThatDoNotServe(t *testing.T) {
 	}
 	// No window serves A at all: one at a time.
 	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A", "A"}, Windows: []EstimateWindow{open(1, "B")}})
-	if got := Estimate(in); got != (Position{Ahead: 2, ETASeconds: 120}) {
+	if got := Estimate(in); got != (Position{Ahead: 2, ETASeconds: 120, NoWindow: true}) {
 		t.Fatalf("no window for A: %+v", got)
 	}
 	// No window open for A: the windows that serve it, as if back now.
 	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A"}, Windows: []EstimateWindow{paused}})
-	if got := Estimate(in); got != (Position{Ahead: 1, ETASeconds: 60}) {
+	if got := Estimate(in); got != (Position{Ahead: 1, ETASeconds: 60, NoWindow: true}) {
 		t.Fatalf("all paused: %+v", got)
+	}
+}
+
+// At a lunch of every window, or before opening, nothing ahead is not
+// "no wait": no one calls it until a window is back, and the position
+// says so. An open window serving it, even with others at lunch, is a
+// wait again.
+func TestEstimateNoOpenWindowIsNotNoWait(t *testing.T) {
+	lunch := open(1, "A", "B")
+	lunch.Open = false
+	in := minuteEach(EstimateInput{Service: "A", Windows: []EstimateWindow{lunch, open(2, "B")}})
+	if got := Estimate(in); !got.NoWindow || got.Ahead != 0 {
+		t.Fatalf("all A windows at lunch, nothing ahead: %+v, want no window serving now", got)
+	}
+	in.Windows = append(in.Windows, open(3, "A"))
+	if got := Estimate(in); got != (Position{Ahead: 0, ETASeconds: 0}) {
+		t.Fatalf("an A window open: %+v, want called now", got)
 	}
 }
 
