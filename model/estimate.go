@@ -108,6 +108,11 @@ func estimate(in EstimateInput, ws []EstimateWindow) Position {
 			free[i] = max(per-w.Busy, per/5)
 		}
 	}
+	// A window with nothing it could take sleeps until an arrival it
+	// would take that no other sleeping window waits for: many idle VIP
+	// windows then cost a step per VIP, not one each per VIP.
+	claim := make([]string, len(ws))
+	claimed := map[string]int{}
 	ahead := 0
 	for steps := 0; steps < 4*(len(in.Ahead)+1)+10000; steps++ {
 		i := earliest(free)
@@ -115,6 +120,10 @@ func estimate(in EstimateInput, ws []EstimateWindow) Position {
 			break
 		}
 		at, w := free[i], ws[i]
+		if s := claim[i]; s != "" {
+			claimed[s]--
+			claim[i] = ""
+		}
 		// A customer who arrived since and is served first.
 		if s := in.pendingJumper(w, at, jumped); s != "" {
 			jumped[s]++
@@ -130,7 +139,10 @@ func estimate(in EstimateInput, ws []EstimateWindow) Position {
 		if best == "" {
 			// Nothing it serves is waiting: it looks again when the next
 			// customer it would serve first arrives.
-			free[i] = in.nextJumper(w, jumped)
+			free[i], claim[i] = in.nextJumper(w, jumped, claimed)
+			if claim[i] != "" {
+				claimed[claim[i]]++
+			}
 			continue
 		}
 		if place == me {
@@ -232,16 +244,20 @@ func (in EstimateInput) pendingJumper(w EstimateWindow, at time.Duration, jumped
 	return best
 }
 
-// nextJumper is when the next customer w would serve first arrives; past
-// the horizon when none will.
-func (in EstimateInput) nextJumper(w EstimateWindow, jumped map[string]int) time.Duration {
-	next := estimateHorizon + time.Second
+// nextJumper is when the next customer w would serve first arrives that
+// no other sleeping window waits for, and of which service; past the
+// horizon and "" when none will.
+func (in EstimateInput) nextJumper(w EstimateWindow, jumped, claimed map[string]int) (time.Duration, string) {
+	next, of := estimateHorizon+time.Second, ""
 	for _, s := range w.Services {
 		if r := in.Jumpers[s]; r > 0 {
-			next = min(next, time.Duration(math.Ceil(float64(jumped[s]+1)/r*float64(time.Second))))
+			at := time.Duration(math.Ceil(float64(jumped[s]+claimed[s]+1) / r * float64(time.Second)))
+			if at < next {
+				next, of = at, s
+			}
 		}
 	}
-	return next
+	return next, of
 }
 
 // EstimateServices are the services whose waiting tickets may be called

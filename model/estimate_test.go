@@ -155,3 +155,30 @@ func TestFillAhead(t *testing.T) {
 		t.Fatalf("nothing past the read ones: %v", got)
 	}
 }
+
+// Idle windows that serve only the VIPs wake at every VIP arrival; many of
+// them and a steady VIP rate must not use up the played steps and turn a
+// ticket the 综合 window reaches into the 12-hour horizon. The V windows
+// take VIPs off the 综合 window's hands, so they never make it later.
+func TestEstimateManyIdleVIPWindows(t *testing.T) {
+	ahead := make([]string, 200)
+	for i := range ahead {
+		ahead[i] = "A"
+	}
+	in := EstimateInput{Service: "A", Ahead: ahead, Windows: []EstimateWindow{open(1, "A", "V")},
+		PerService: map[string]time.Duration{"A": 30 * time.Second, "V": 3 * time.Second}, Jumpers: map[string]float64{"V": 0.1}}
+	alone := Estimate(in)
+	if alone.ETASeconds >= int(estimateHorizon.Seconds()) {
+		t.Fatalf("one 综合 window: %+v, want reached before the horizon", alone)
+	}
+	for n := 2; n <= 64; n++ {
+		in.Windows = append(in.Windows, open(n, "V"))
+	}
+	got := Estimate(in)
+	if got.ETASeconds > alone.ETASeconds {
+		t.Fatalf("with 63 idle V windows: %+v, want no later than %+v", got, alone)
+	}
+	if got.ETASeconds < 200*30 {
+		t.Fatalf("with 63 idle V windows: %+v, want at least the 200 A tickets' time", got)
+	}
+}
