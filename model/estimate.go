@@ -65,7 +65,16 @@ const estimateHorizon = 12 * time.Hour
 // first is ahead of an A ticket only when a window serving A also serves
 // B); ETASeconds is when a window reaches it.
 func Estimate(in EstimateInput) Position {
-	ws := related(servingWindows(in), EstimateServices(in.Windows, in.Service))
+	serving, none := servingWindows(in)
+	pos := estimate(in, related(serving, EstimateServices(in.Windows, in.Service)))
+	// Paused, at lunch or closed, the windows call no one: the figure is
+	// when they would reach it once back, not a wait to promise.
+	pos.NoWindow = none
+	return pos
+}
+
+// estimate plays ws forward for the ticket.
+func estimate(in EstimateInput, ws []EstimateWindow) Position {
 	if len(ws) == 0 {
 		// No window serves it at all: one at a time, as a window set up
 		// for it would.
@@ -99,6 +108,11 @@ func Estimate(in EstimateInput) Position {
 			free[i] = max(per-w.Busy, per/5)
 		}
 	}
+	// A window with nothing it could take sleeps until an arrival it
+	// would take that no other sleeping window waits for: many idle VIP
+	// windows then cost a step per VIP, not one each per VIP.
+	claim := make([]string, len(ws))
+	claimed := map[string]int{}
 	ahead := 0
 	for steps := 0; steps < 4*(len(in.Ahead)+1)+10000; steps++ {
 		i := earliest(free)
@@ -106,6 +120,10 @@ func Estimate(in EstimateInput) Position {
 			break
 		}
 		at, w := free[i], ws[i]
+		if s := claim[i]; s != "" {
+			claimed[s]--
+			claim[i] = ""
+		}
 		// A customer who arrived since and is served first.
 		if s := in.pendingJumper(w, at, jumped); s != "" {
 			jumped[s]++
@@ -121,7 +139,10 @@ func Estimate(in EstimateInput) Position {
 		if best == "" {
 			// Nothing it serves is waiting: it looks again when the next
 			// customer it would serve first arrives.
-			free[i] = in.nextJumper(w, jumped)
+			free[i], claim[i] = in.nextJumper(w, jumped, claimed)
+			if claim[i] != "" {
+				claimed[claim[i]]++
+			}
 			continue
 		}
 		if place == me {
@@ -147,9 +168,10 @@ func Estimate(in EstimateInput) Position {
 }
 
 // servingWindows are the open windows; when none of them serves the
-// ticket's service, the windows that serve it as if they opened now (a
-// lunch ends, a paused clerk comes back), since "no estimate" helps no one.
-func servingWindows(in EstimateInput) []EstimateWindow {
+// ticket's service (none true), the windows that serve it as if they
+// opened now (a lunch ends, a paused clerk comes back), so Ahead still
+// counts what they will do first.
+func servingWindows(in EstimateInput) (ws []EstimateWindow, none bool) {
 	var open []EstimateWindow
 	served := false
 	for _, w := range in.Windows {
@@ -159,7 +181,7 @@ func servingWindows(in EstimateInput) []EstimateWindow {
 		}
 	}
 	if served {
-		return open
+		return open, false
 	}
 	var back []EstimateWindow
 	for _, w := range in.Windows {
@@ -168,7 +190,7 @@ func servingWindows(in EstimateInput) []EstimateWindow {
 			back = append(back, w)
 		}
 	}
-	return back
+	return back, true
 }
 
 // related are the windows that serve one of services.
@@ -222,16 +244,20 @@ func (in EstimateInput) pendingJumper(w EstimateWindow, at time.Duration, jumped
 	return best
 }
 
-// nextJumper is when the next customer w would serve first arrives; past
-// the horizon when none will.
-func (in EstimateInput) nextJumper(w EstimateWindow, jumped map[string]int) time.Duration {
-	next := estimateHorizon + time.Second
+// nextJumper is when the next customer w would serve first arrives that
+// no other sleeping window waits for, and of which service; past the
+// horizon and "" when none will.
+func (in EstimateInput) nextJumper(w EstimateWindow, jumped, claimed map[string]int) (time.Duration, string) {
+	next, of := estimateHorizon+time.Second, ""
 	for _, s := range w.Services {
 		if r := in.Jumpers[s]; r > 0 {
-			next = min(next, time.Duration(math.Ceil(float64(jumped[s]+1)/r*float64(time.Second))))
+			at := time.Duration(math.Ceil(float64(jumped[s]+claimed[s]+1) / r * float64(time.Second)))
+			if at < next {
+				next, of = at, s
+			}
 		}
 	}
-	return next
+	return next, of
 }
 
 // EstimateServices are the services whose waiting tickets may be called
@@ -240,7 +266,7 @@ func (in EstimateInput) nextJumper(w EstimateWindow, jumped map[string]int) time
 // window's work decides when the 综合 window gets to A). The store reads
 // the tickets ahead of these services only.
 func EstimateServices(windows []EstimateWindow, service string) []string {
-	ws := servingWindows(EstimateInput{Service: service, Windows: windows})
+	ws, _ := servingWindows(EstimateInput{Service: service, Windows: windows})
 	in := map[string]bool{service: true}
 	out := []string{service}
 	for grew := true; grew; {

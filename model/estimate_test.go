@@ -72,13 +72,30 @@ func TestEstimateWindowsThatDoNotServe(t *testing.T) {
 	}
 	// No window serves A at all: one at a time.
 	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A", "A"}, Windows: []EstimateWindow{open(1, "B")}})
-	if got := Estimate(in); got != (Position{Ahead: 2, ETASeconds: 120}) {
+	if got := Estimate(in); got != (Position{Ahead: 2, ETASeconds: 120, NoWindow: true}) {
 		t.Fatalf("no window for A: %+v", got)
 	}
 	// No window open for A: the windows that serve it, as if back now.
 	in = minuteEach(EstimateInput{Service: "A", Ahead: []string{"A"}, Windows: []EstimateWindow{paused}})
-	if got := Estimate(in); got != (Position{Ahead: 1, ETASeconds: 60}) {
+	if got := Estimate(in); got != (Position{Ahead: 1, ETASeconds: 60, NoWindow: true}) {
 		t.Fatalf("all paused: %+v", got)
+	}
+}
+
+// At a lunch of every window, or before opening, nothing ahead is not
+// "no wait": no one calls it until a window is back, and the position
+// says so. An open window serving it, even with others at lunch, is a
+// wait again.
+func TestEstimateNoOpenWindowIsNotNoWait(t *testing.T) {
+	lunch := open(1, "A", "B")
+	lunch.Open = false
+	in := minuteEach(EstimateInput{Service: "A", Windows: []EstimateWindow{lunch, open(2, "B")}})
+	if got := Estimate(in); !got.NoWindow || got.Ahead != 0 {
+		t.Fatalf("all A windows at lunch, nothing ahead: %+v, want no window serving now", got)
+	}
+	in.Windows = append(in.Windows, open(3, "A"))
+	if got := Estimate(in); got != (Position{Ahead: 0, ETASeconds: 0}) {
+		t.Fatalf("an A window open: %+v, want called now", got)
 	}
 }
 
@@ -136,5 +153,32 @@ func TestFillAhead(t *testing.T) {
 	}
 	if got := FillAhead([]string{"A"}, 1); len(got) != 1 {
 		t.Fatalf("nothing past the read ones: %v", got)
+	}
+}
+
+// Idle windows that serve only the VIPs wake at every VIP arrival; many of
+// them and a steady VIP rate must not use up the played steps and turn a
+// ticket the 综合 window reaches into the 12-hour horizon. The V windows
+// take VIPs off the 综合 window's hands, so they never make it later.
+func TestEstimateManyIdleVIPWindows(t *testing.T) {
+	ahead := make([]string, 200)
+	for i := range ahead {
+		ahead[i] = "A"
+	}
+	in := EstimateInput{Service: "A", Ahead: ahead, Windows: []EstimateWindow{open(1, "A", "V")},
+		PerService: map[string]time.Duration{"A": 30 * time.Second, "V": 3 * time.Second}, Jumpers: map[string]float64{"V": 0.1}}
+	alone := Estimate(in)
+	if alone.ETASeconds >= int(estimateHorizon.Seconds()) {
+		t.Fatalf("one 综合 window: %+v, want reached before the horizon", alone)
+	}
+	for n := 2; n <= 64; n++ {
+		in.Windows = append(in.Windows, open(n, "V"))
+	}
+	got := Estimate(in)
+	if got.ETASeconds > alone.ETASeconds {
+		t.Fatalf("with 63 idle V windows: %+v, want no later than %+v", got, alone)
+	}
+	if got.ETASeconds < 200*30 {
+		t.Fatalf("with 63 idle V windows: %+v, want at least the 200 A tickets' time", got)
 	}
 }

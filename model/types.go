@@ -192,6 +192,10 @@ type Snapshot struct {
 type Position struct {
 	Ahead      int `json:"ahead"` // at most MaxAhead
 	ETASeconds int `json:"eta_s"`
+	// NoWindow: no open window serves the ticket's service now (lunch,
+	// paused, closed, none set up). ETASeconds is then when the windows
+	// that serve it would reach it once back, not a wait to show.
+	NoWindow bool `json:"no_window,omitempty"`
 }
 
 // MaxAhead is where counting the people ahead stops: a count that walks the

@@ -90,12 +90,17 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 		loc = time.Local
 	}
 	issued := t.IssuedAt.In(loc)
+	wait := time.Duration(pos.ETASeconds) * time.Second
+	if pos.NoWindow {
+		// No open window serves it now: no minutes to print.
+		wait = 0
+	}
 	return Slip{
 		Branch:  h.Branch,
 		Service: name,
 		Number:  t.Number,
 		Ahead:   pos.Ahead,
-		Wait:    time.Duration(pos.ETASeconds) * time.Second,
+		Wait:    wait,
 		Issued:  issued,
 		URL:     CustomerURL(h.CustomerURL, t.PublicID),
 		Footer:  h.Footer,

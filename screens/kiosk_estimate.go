@@ -83,9 +83,9 @@ func (k *Kiosk) EstimatesShown() int64 { return k.est.shown.Load() }
 // none), the queue over the open windows that serve it at the configured
 // service time.
 func (k *Kiosk) waitText(s model.ServiceCount) string {
-	secs := 0
+	var pos model.Position
 	if p, ok := k.est.next[s.Code]; ok {
-		secs = p.ETASeconds
+		pos = p
 	} else {
 		windows := 0
 		for _, w := range k.snap.Windows {
@@ -93,7 +93,7 @@ func (k *Kiosk) waitText(s model.ServiceCount) string {
 				windows++
 			}
 		}
-		secs = int(k.settings.DefaultServiceTime.Seconds()) * s.Waiting / max(windows, 1)
+		pos = model.Position{NoWindow: windows == 0, ETASeconds: int(k.settings.DefaultServiceTime.Seconds()) * s.Waiting / max(windows, 1)}
 	}
-	return tr("kiosk.waiting", kv("N", s.Waiting)) + " · " + etaText(secs)
+	return tr("kiosk.waiting", kv("N", s.Waiting)) + " · " + etaText(pos)
 }

@@ -59,7 +59,7 @@ func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip
 	setText(k.vipTag, vipText)
 	setText(k.number, t.Number)
 	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.AheadText())))
-	setText(k.eta, etaText(pos.ETASeconds))
+	setText(k.eta, etaText(pos))
 	if fault != "" {
 		k.printing.Color = colWarn
 		setText(k.printing, tr("kiosk.print_fault"))
@@ -87,7 +87,13 @@ func (k *Kiosk) hideTicket() {
 	k.content.Refresh()
 }
 
-func etaText(secs int) string {
+// etaText is the wait of pos; with no open window serving its service
+// (lunch, paused, closed) no one calls it, so there is no wait to promise.
+func etaText(pos model.Position) string {
+	if pos.NoWindow {
+		return tr("kiosk.no_window")
+	}
+	secs := pos.ETASeconds
 	if secs <= 0 {
 		return tr("kiosk.no_wait")
 	}

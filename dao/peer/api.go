@@ -136,7 +136,7 @@ func (s *Server) ticketOut(ctx context.Context, t model.Ticket) Ticket {
 		s.log.Warn("position failed", "ticket", t.ID, "code", model.ErrorCode(err))
 		return out
 	}
-	out.Ahead, out.ETASeconds = pos.Ahead, pos.ETASeconds
+	out.Ahead, out.ETASeconds, out.NoWindow = pos.Ahead, pos.ETASeconds, pos.NoWindow
 	return out
 }
 

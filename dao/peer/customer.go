@@ -33,6 +33,8 @@ type customerView struct {
 	Window  int    `json:"window"`
 	Ahead   int    `json:"ahead"`
 	ETAMin  int    `json:"eta_min"`
+	// NoWindow: no open window serves it now, so eta_min is no wait to show.
+	NoWindow bool `json:"no_window,omitempty"`
 }
 
 // labels are the page's words in one language.
@@ -40,11 +42,11 @@ type labels map[string]string
 
 var pageLabels = map[string]labels{
 	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "ahead": "前面还有", "people": "人",
-		"eta": "预计等待", "minutes": "分钟", "waiting": "等待中", "called": "请到 {w} 号窗口",
+		"eta": "预计等待", "minutes": "分钟", "nowindow": "暂无窗口办理，请稍候", "waiting": "等待中", "called": "请到 {w} 号窗口",
 		"passed": "已过号，请到窗口咨询", "serving": "正在办理", "done": "已办结", "cancelled": "已取消",
 		"notfound": "没有这个号码", "offline": "连接中断，正在重连…"},
 	"en": {"lang": "en", "title": "My queue number", "service": "Service", "ahead": "Ahead of you", "people": "",
-		"eta": "Estimated wait", "minutes": "min", "waiting": "Waiting", "called": "Please go to window {w}",
+		"eta": "Estimated wait", "minutes": "min", "nowindow": "No window serving now, please wait", "waiting": "Waiting", "called": "Please go to window {w}",
 		"passed": "Passed — please ask at a window", "serving": "Being served", "done": "Done", "cancelled": "Cancelled",
 		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…"},
 }

@@ -234,7 +234,7 @@ func makeView(t model.Ticket, names map[string]string, pos model.Position) custo
 		v.Service = n
 	}
 	if t.Status == model.Waiting {
-		v.Ahead, v.ETAMin = pos.Ahead, (pos.ETASeconds+59)/60
+		v.Ahead, v.ETAMin, v.NoWindow = pos.Ahead, (pos.ETASeconds+59)/60, pos.NoWindow
 	}
 	return v
 }

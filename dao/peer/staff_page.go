@@ -23,7 +23,7 @@ var staffTmpl = template.Must(template.New("staff").Parse(staffHTML))
 var staffLabels = map[string]labels{
 	"zh": {"lang": "zh-CN", "other": "en", "otherName": "English", "title": "员工手持终端",
 		"token": "手持终端令牌", "signin": "登录", "signout": "退出登录", "signingIn": "正在登录…",
-		"take": "为顾客取号", "vip": "VIP 优先", "taken": "已取号", "ahead": "前面还有 {n} 人", "eta": "约 {m} 分钟",
+		"take": "为顾客取号", "vip": "VIP 优先", "taken": "已取号", "ahead": "前面还有 {n} 人", "eta": "约 {m} 分钟", "nowindow": "暂无窗口办理，请稍候",
 		"scan": "请顾客用手机扫码查看排队进度", "queue": "排队情况", "waitBefore": "等待 ", "waitAfter": " 人",
 		"windows": "窗口", "passed": "过号（顾客回来可重新排队）", "nopassed": "暂无过号",
 		"lookup": "查询号码", "lookupHint": "例如 A012", "find": "查询", "requeue": "重新排队", "cancel": "弃号",
@@ -36,7 +36,7 @@ var staffLabels = map[string]labels{
 		"accepted": "{k}已接收"},
 	"en": {"lang": "en", "other": "zh", "otherName": "中文", "title": "Staff handheld",
 		"token": "Handheld token", "signin": "Sign in", "signout": "Sign out", "signingIn": "Signing in…",
-		"take": "Take a number for a customer", "vip": "VIP first", "taken": "Number taken", "ahead": "{n} ahead", "eta": "about {m} min",
+		"take": "Take a number for a customer", "vip": "VIP first", "taken": "Number taken", "ahead": "{n} ahead", "eta": "about {m} min", "nowindow": "no window serving now, please wait",
 		"scan": "Let the customer scan this to follow the queue", "queue": "Queue", "waitBefore": "", "waitAfter": " waiting",
 		"windows": "Windows", "passed": "Passed — requeue when the customer returns", "nopassed": "No passed numbers",
 		"lookup": "Look up a number", "lookupHint": "e.g. A012", "find": "Find", "requeue": "Requeue", "cancel": "Cancel",

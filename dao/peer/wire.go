@@ -22,8 +22,9 @@ import (
 // while it waits.
 type Ticket struct {
 	model.Ticket
-	Ahead      int `json:"ahead"`
-	ETASeconds int `json:"eta_s"`
+	Ahead      int  `json:"ahead"`
+	ETASeconds int  `json:"eta_s"`
+	NoWindow   bool `json:"no_window,omitempty"` // no open window serves it now: eta_s is no wait to show
 }
 
 // errorBody is every error response: a stable code and one sentence.

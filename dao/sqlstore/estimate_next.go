@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"math"
+	"time"
 
 	"jiaohao/model"
 )
@@ -31,8 +32,7 @@ func (s *GormStore) NextPositions(ctx context.Context) (map[string]model.Positio
 		if !sv.Enabled {
 			continue
 		}
-		row := ticketRow{ID: math.MaxInt64, BranchID: s.branchID, IssueServiceID: id, ServiceID: id, BusinessDate: date,
-			Priority: sv.Priority, Status: int(model.Waiting), Lane: int(model.LaneNormal), SortKey: now.UnixMicro() * sortKeyScale}
+		row := s.takeProbe(id, date, sv.Priority, now)
 		ahead, total, err := r.aheadOf(row, b.services(id))
 		if err != nil {
 			return nil, s.wrap(err)
@@ -40,4 +40,13 @@ func (s *GormStore) NextPositions(ctx context.Context) (map[string]model.Positio
 		out[sv.Code] = b.estimate(row, ahead, total)
 	}
 	return out, nil
+}
+
+// takeProbe is a number of the service taken at now as the estimate sees
+// it before it exists: last among its equals, as its id and issue time
+// will be. The tile's promise and the take's own estimate are made from
+// this one row, so they agree.
+func (s *GormStore) takeProbe(serviceID int64, date string, priority int, now time.Time) ticketRow {
+	return ticketRow{ID: math.MaxInt64, BranchID: s.branchID, IssueServiceID: serviceID, ServiceID: serviceID, BusinessDate: date,
+		Priority: priority, Status: int(model.Waiting), Lane: int(model.LaneNormal), SortKey: now.UnixMicro() * sortKeyScale}
 }

@@ -1,5 +1,12 @@
 package sqlstore
 
+import (
+	"errors"
+	"time"
+
+	"jiaohao/model"
+)
+
 // The report query's pieces, for the plan test outside the package.
 const (
 	TicketColumns = ticketColumns
@@ -8,3 +15,19 @@ const (
 
 // HeadQuery is the call-next claim's pick, for the plan test.
 var HeadQuery = headQuery
+
+// FailTakeEstimate makes the take's estimate fail, until the test ends, on
+// a statement the database refuses: the transaction has seen a failed
+// statement when the take goes on.
+func FailTakeEstimate(t interface{ Cleanup(func()) }) {
+	prev := takePosition
+	takePosition = func(tx *txn, row ticketRow, now time.Time) (model.Position, error) {
+		var n []int
+		err := tx.Raw("SELECT no_such_column FROM ticket").Scan(&n).Error
+		if err == nil {
+			err = errors.New("the estimate's statement was not refused")
+		}
+		return model.Position{}, err
+	}
+	t.Cleanup(func() { takePosition = prev })
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +33,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 	var out model.Ticket
 	var pos model.Position
 	var last *txn // the attempt that committed, with its event's version
+	kept := false // the take made its estimate (pos)
 	err := s.write(ctx, func(t *txn) error {
 		last = t
 		var at *string
@@ -52,6 +52,17 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		if !svc.Enabled {
 			return model.Errorf(model.EInvalidInput, "业务 %s（%s）已停办", svc.Code, svc.Name)
 		}
+		if priority == 0 {
+			priority = svc.Priority
+		}
+		// The estimate is made before the sequence row is locked, so other
+		// kiosks of the service wait for the number only, not for the walk
+		// of the tickets ahead.
+		var est *int
+		pos, est, err = t.takeEstimate(t.s.takeProbe(svc.ID, t.date, priority, t.now))
+		if err != nil {
+			return err
+		}
 		seq, err := t.nextSeq(svc)
 		if err != nil {
 			return err
@@ -64,9 +75,6 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			}
 			width = st.NumberWidth
 		}
-		if priority == 0 {
-			priority = svc.Priority
-		}
 		key, err := t.issueKey(svc.ID, seq)
 		if err != nil {
 			return err
@@ -75,16 +83,9 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
 			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
-			Source: source, IssuedAt: t.now, PrintAt: at, PrintKioskID: atID,
+			Source: source, IssuedAt: t.now, PrintAt: at, PrintKioskID: atID, EstimateS: est,
 		}
-		// The estimate made now, kept beside the wait the ticket will
-		// really have; the new row is last among equals, as its id will be.
-		row.ID = math.MaxInt64
-		if pos, err = t.position(row, t.now); err != nil {
-			return err
-		}
-		est := pos.ETASeconds
-		row.ID, row.EstimateS = 0, &est
+		kept = est != nil
 		if err := t.Create(&row).Error; err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		t.emit(pendingEvent{kind: model.EvTake, ticket: &out, to: model.Waiting})
 		return nil
 	})
-	if err == nil {
+	if err == nil && kept {
 		s.taken.remember(out.ID, last.version, pos)
 	}
 	return out, err

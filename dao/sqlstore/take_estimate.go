@@ -1,0 +1,49 @@
+package sqlstore
+
+import (
+	"errors"
+
+	"jiaohao/model"
+)
+
+// takePosition is the estimate the take makes; a variable so a test can
+// make it fail.
+var takePosition = (*txn).position
+
+// takeEstimate is the estimate of the number about to be taken, as row,
+// and the seconds to keep beside it. The estimate is decoration and the
+// number is what the customer came for: when it fails the number is still
+// taken, with no estimate kept (nil). A savepoint undoes the failed reads,
+// as PostgreSQL refuses every statement after a failed one in the same
+// transaction. A deadlock or a lost race is returned, so the whole take is
+// retried as any other write.
+func (t *txn) takeEstimate(row ticketRow) (model.Position, *int, error) {
+	const sp = "take_estimate"
+	if err := t.SavePoint(sp).Error; err != nil {
+		return model.Position{}, nil, err
+	}
+	pos, err := takePosition(t, row, t.now)
+	if err == nil {
+		est := pos.ETASeconds
+		return pos, &est, nil
+	}
+	if errors.Is(err, errConflict) || t.s.d.errorKind(err) == errRetry {
+		return model.Position{}, nil, err
+	}
+	if rerr := t.RollbackTo(sp).Error; rerr != nil {
+		return model.Position{}, nil, err
+	}
+	t.s.logEstimateFailed(row.ServiceID, err)
+	return model.Position{}, nil, nil
+}
+
+// logEstimateFailed notes a take that kept no estimate: the service and
+// the error's code only, no statement or connection detail.
+func (s *GormStore) logEstimateFailed(serviceID int64, err error) {
+	s.health.mu.Lock()
+	l := s.health.log
+	s.health.mu.Unlock()
+	if l != nil {
+		l.Warn("take kept no wait estimate", "service_id", serviceID, "code", model.ErrorCode(err))
+	}
+}
