@@ -23,6 +23,11 @@ func (t *txn) takeEstimate(row ticketRow) (model.Position, *int, error) {
 		return model.Position{}, nil, err
 	}
 	pos, err := takePosition(t, row, t.now)
+	if err == nil && pos.NoWindow {
+		// No window serves it now: the ticket promises no minutes, so
+		// none are kept to be measured against.
+		return pos, nil, nil
+	}
 	if err == nil {
 		est := pos.ETASeconds
 		return pos, &est, nil

@@ -6,6 +6,7 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 )
 
 // The estimate is decoration: when it fails (here on a statement the
@@ -33,6 +34,41 @@ func TestTakeWithoutEstimate(t *testing.T) {
 		pos := ok2(t)(s.Position(bg, tk.ID))
 		if pos.Ahead != 1 {
 			t.Fatalf("%s stands at %+v, want the one before it ahead", tk.Number, pos)
+		}
+	})
+}
+
+// A number taken while no window serves its service (all at lunch)
+// promises no minutes, so none are kept for the report to measure; once a
+// window is back, the next number keeps its estimate again.
+func TestTakeAtLunchKeepsNoEstimate(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		for w := 1; w <= 4; w++ {
+			if _, err := s.SetWindowStatus(bg, w, model.WindowLunch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		kept := func(id int64) sql.NullInt64 {
+			t.Helper()
+			var v sql.NullInt64
+			if err := s.DB().Raw("SELECT estimate_s FROM ticket WHERE id = ?", id).Row().Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		lunch := take(t, s, "A", 0)
+		if pos := ok2(t)(s.Position(bg, lunch.ID)); !pos.NoWindow {
+			t.Fatalf("taken at lunch, stands at %+v: want no window", pos)
+		}
+		if v := kept(lunch.ID); v.Valid {
+			t.Fatalf("taken at lunch, kept %d s", v.Int64)
+		}
+		if _, err := s.SetWindowStatus(bg, 1, model.WindowOpen); err != nil {
+			t.Fatal(err)
+		}
+		after := take(t, s, "A", 0)
+		if v := kept(after.ID); !v.Valid {
+			t.Fatal("taken with a window open, kept no estimate")
 		}
 	})
 }
