@@ -207,15 +207,3 @@ func fill(t *testing.T, dir string) string {
 		}
 	}
 }
-
-// waitFor polls cond; the deadline only turns a hang into a failure.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition never held")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}

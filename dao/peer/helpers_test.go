@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
@@ -137,4 +138,16 @@ func errMessage(t testing.TB, b []byte) string {
 		t.Fatalf("error body %q: %v", b, err)
 	}
 	return e.Message
+}
+
+// waitFor polls cond (on every platform: frozen_test.go is unix-only); the deadline only turns a hang into a failure.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition never held")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
