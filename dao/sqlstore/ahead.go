@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"slices"
+	"strings"
 
 	"gorm.io/gorm"
 
@@ -58,7 +59,18 @@ func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
 }
 
 // aheadQuery is the walk of service's waiting tickets served before row.
+// Where the dialect says so the row comparison starts with service_id,
+// the same bound for one service, so that only ix_ticket_wait, where the
+// five columns follow each other, can end its walk with it: PostgreSQL
+// estimates a row comparison from its first column alone, finds no lane
+// below the ticket's, and would otherwise think the walk of ix_ticket_call
+// as short and take it.
 func (t *txn) aheadQuery(row ticketRow, service int64, cond string, args []any, fields string, limit int) *gorm.DB {
+	if t.s.d.rowValues() && t.s.d.serviceInBound() {
+		cond = "(service_id, " + strings.TrimPrefix(cond, "(")
+		cond = strings.Replace(cond, "< (", "< (?, ", 1)
+		args = append([]any{service}, args...)
+	}
 	return t.Model(&ticketRow{}).Select(fields).
 		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id = ?", t.s.branchID, row.BusinessDate, service).
 		Where(cond, args...).Order(callOrder).Limit(limit)

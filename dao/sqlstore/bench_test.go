@@ -87,14 +87,21 @@ func BenchmarkTakeWithWaiting(b *testing.B) {
 	}
 }
 
-// waitingQueue puts n tickets of service A in the queue: the first is a
+// waitingQueue puts n tickets of service A in the queue.
+func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
+	b.Helper()
+	waitingQueueOf(b, s, "A", n)
+}
+
+// waitingQueueOf puts n tickets of service in the queue: the first is a
 // real take, the rest copies of it with the next numbers and places, in
 // multi-row INSERTs with the sequence row moved to match, so a 20,000-ticket
 // queue costs seconds instead of 20,000 durable takes (minutes on MariaDB).
-// Only this benchmark does this; real tickets come from TakeTicket.
-func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
+// Only the benchmarks and plan tests do this; real tickets come from
+// TakeTicket.
+func waitingQueueOf(b testing.TB, s *sqlstore.GormStore, service string, n int) {
 	b.Helper()
-	first, err := s.TakeTicket(bg, "A", 0, "bench")
+	first, err := s.TakeTicket(bg, service, 0, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,8 +122,8 @@ func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
 		for seq := from; seq < from+perInsert && seq <= n; seq++ {
 			values = append(values, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			// Places just after the first: before any number taken later.
-			args = append(args, int64(1), row.IssueServiceID, row.BusinessDate, seq, row.ServiceID, fmt.Sprintf("A%05d", seq),
-				row.Priority, int(model.Waiting), row.Lane, row.SortKey+int64(seq), 0, fmt.Sprintf("bench%027d", seq), "bench", row.IssuedAt)
+			args = append(args, int64(1), row.IssueServiceID, row.BusinessDate, seq, row.ServiceID, fmt.Sprintf("%s%05d", service, seq),
+				row.Priority, int(model.Waiting), row.Lane, row.SortKey+int64(seq), 0, fmt.Sprintf("bench%s%026d", service, seq), "bench", row.IssuedAt)
 		}
 		if err := s.DB().Exec("INSERT INTO ticket ("+cols+") VALUES "+strings.Join(values, ", "), args...).Error; err != nil {
 			b.Fatal(err)
