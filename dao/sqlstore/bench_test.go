@@ -87,6 +87,42 @@ func BenchmarkTakeWithWaiting(b *testing.B) {
 	}
 }
 
+// BenchmarkTakeOtherServiceWaiting: what a take of A costs (the number,
+// then the people ahead) with 20 and with 20,000 waiting for B, served at
+// windows of its own. The B queue is not ahead of A: the take must not
+// walk it, so the two must be close.
+func BenchmarkTakeOtherServiceWaiting(b *testing.B) {
+	for _, other := range []int{20, 20000} {
+		b.Run(fmt.Sprintf("other=%d", other), func(b *testing.B) {
+			eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+				for w, svc := range []string{"A", "A", "B", "B"} { // every window of the hall
+					if _, err := s.SaveWindow(bg, model.Window{Number: w + 1, Name: "W", Services: []string{svc}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				waitingQueueOf(b, s, "B", other)
+				if err := s.RefreshStatistics(bg); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t, err := s.TakeTicket(bg, "A", 0, "bench")
+					if err != nil {
+						b.Fatal(err)
+					}
+					p, err := s.Position(bg, t.ID)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if want := min(i, model.MaxAhead); p.Ahead != want {
+						b.Fatalf("take %d has %d ahead, want %d", i, p.Ahead, want)
+					}
+				}
+			})
+		})
+	}
+}
+
 // waitingQueue puts n tickets of service A in the queue.
 func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
 	b.Helper()
