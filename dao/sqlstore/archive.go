@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -55,8 +56,18 @@ func (s *GormStore) Archive(ctx context.Context, before string, batch int) (int,
 	}
 }
 
-// historyInsertRows keeps one INSERT under SQL Server's 2,100 parameters.
-const historyInsertRows = 100
+// maxStatementParams is the most parameters one statement binds: SQL
+// Server refuses more than 2,100, and the others allow at least as many.
+const maxStatementParams = 2000
+
+// historyInsertRows is how many archived tickets one INSERT copies, from
+// the row's column count, so a column added later cannot push the batch
+// over maxStatementParams.
+var historyInsertRows = maxStatementParams / historyColumns()
+
+// historyColumns is how many columns a ticket_history row binds: every
+// field of historyRow is one.
+func historyColumns() int { return reflect.TypeFor[historyRow]().NumField() }
 
 // archiveBatch moves up to batch of the oldest tickets before cutoff in one
 // transaction. A window still holding one of them (a ticket left called

@@ -87,14 +87,57 @@ func BenchmarkTakeWithWaiting(b *testing.B) {
 	}
 }
 
-// waitingQueue puts n tickets of service A in the queue: the first is a
+// BenchmarkTakeOtherServiceWaiting: what a take of A costs (the number,
+// then the people ahead) with 20 and with 20,000 waiting for B, served at
+// windows of its own. The B queue is not ahead of A: the take must not
+// walk it, so the two must be close.
+func BenchmarkTakeOtherServiceWaiting(b *testing.B) {
+	for _, other := range []int{20, 20000} {
+		b.Run(fmt.Sprintf("other=%d", other), func(b *testing.B) {
+			eachBench(b, func(b *testing.B, s *sqlstore.GormStore) {
+				for w, svc := range []string{"A", "A", "B", "B"} { // every window of the hall
+					if _, err := s.SaveWindow(bg, model.Window{Number: w + 1, Name: "W", Services: []string{svc}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				waitingQueueOf(b, s, "B", other)
+				if err := s.RefreshStatistics(bg); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t, err := s.TakeTicket(bg, "A", 0, "bench")
+					if err != nil {
+						b.Fatal(err)
+					}
+					p, err := s.Position(bg, t.ID)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if want := min(i, model.MaxAhead); p.Ahead != want {
+						b.Fatalf("take %d has %d ahead, want %d", i, p.Ahead, want)
+					}
+				}
+			})
+		})
+	}
+}
+
+// waitingQueue puts n tickets of service A in the queue.
+func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
+	b.Helper()
+	waitingQueueOf(b, s, "A", n)
+}
+
+// waitingQueueOf puts n tickets of service in the queue: the first is a
 // real take, the rest copies of it with the next numbers and places, in
 // multi-row INSERTs with the sequence row moved to match, so a 20,000-ticket
 // queue costs seconds instead of 20,000 durable takes (minutes on MariaDB).
-// Only this benchmark does this; real tickets come from TakeTicket.
-func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
+// Only the benchmarks and plan tests do this; real tickets come from
+// TakeTicket.
+func waitingQueueOf(b testing.TB, s *sqlstore.GormStore, service string, n int) {
 	b.Helper()
-	first, err := s.TakeTicket(bg, "A", 0, "bench")
+	first, err := s.TakeTicket(bg, service, 0, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,8 +158,8 @@ func waitingQueue(b *testing.B, s *sqlstore.GormStore, n int) {
 		for seq := from; seq < from+perInsert && seq <= n; seq++ {
 			values = append(values, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			// Places just after the first: before any number taken later.
-			args = append(args, int64(1), row.IssueServiceID, row.BusinessDate, seq, row.ServiceID, fmt.Sprintf("A%05d", seq),
-				row.Priority, int(model.Waiting), row.Lane, row.SortKey+int64(seq), 0, fmt.Sprintf("bench%027d", seq), "bench", row.IssuedAt)
+			args = append(args, int64(1), row.IssueServiceID, row.BusinessDate, seq, row.ServiceID, fmt.Sprintf("%s%05d", service, seq),
+				row.Priority, int(model.Waiting), row.Lane, row.SortKey+int64(seq), 0, fmt.Sprintf("bench%s%026d", service, seq), "bench", row.IssuedAt)
 		}
 		if err := s.DB().Exec("INSERT INTO ticket ("+cols+") VALUES "+strings.Join(values, ", "), args...).Error; err != nil {
 			b.Fatal(err)

@@ -50,6 +50,9 @@ type dialect interface {
 	// comparison "(a, b) < (?, ?)"; where it does not (or has no row
 	// values), servedBefore spells the comparison out.
 	rowValues() bool
+	// serviceInBound says the walk of one service's tickets ahead names
+	// service_id in its row comparison too (see aheadQuery).
+	serviceInBound() bool
 	// scratch says how to create and drop the database name on the server
 	// u reaches, for tests and tools that need an empty one.
 	scratch(u *url.URL, name string) (scratchDB, error)

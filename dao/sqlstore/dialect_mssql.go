@@ -66,6 +66,8 @@ func (mssqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 // rowValues: SQL Server has no row values.
 func (mssqlDialect) rowValues() bool { return false }
 
+func (mssqlDialect) serviceInBound() bool { return false }
+
 func (mssqlDialect) refreshStats(db *gorm.DB) error {
 	for _, t := range statsTables {
 		if err := db.Exec("UPDATE STATISTICS " + t).Error; err != nil {

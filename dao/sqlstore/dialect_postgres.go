@@ -69,6 +69,10 @@ func (postgresDialect) migrate(*gorm.DB) error { return nil }
 // rowValues: the comparison bounds the walk of ix_ticket_call.
 func (postgresDialect) rowValues() bool { return true }
 
+// serviceInBound: PostgreSQL estimates a row comparison from its first
+// column alone; see aheadQuery.
+func (postgresDialect) serviceInBound() bool { return true }
+
 func (postgresDialect) refreshStats(db *gorm.DB) error {
 	return db.Exec("VACUUM (ANALYZE) " + strings.Join(statsTables, ", ")).Error
 }

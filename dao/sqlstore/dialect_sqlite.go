@@ -94,6 +94,10 @@ func (sqliteDialect) migrate(*gorm.DB) error { return nil }
 // rowValues: the comparison bounds the walk of ix_ticket_call.
 func (sqliteDialect) rowValues() bool { return true }
 
+// serviceInBound: SQLite bounds the walk by the comparison after the
+// equal service_id, and by a comparison naming service_id not at all.
+func (sqliteDialect) serviceInBound() bool { return false }
+
 func (sqliteDialect) refreshStats(db *gorm.DB) error {
 	for _, t := range statsTables {
 		if err := db.Exec("ANALYZE " + t).Error; err != nil {

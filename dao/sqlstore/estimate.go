@@ -5,8 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"gorm.io/gorm"
-
 	"jiaohao/model"
 )
 
@@ -15,8 +13,8 @@ import (
 // the last calls (the windows' recent time per customer and how long the
 // customer at each window has been there), the last numbers taken (how
 // fast better-priority customers arrive), and at most MaxAhead tickets
-// ahead, walked on ix_ticket_call in serving order. model.Estimate plays
-// them forward.
+// ahead, walked per service on ix_ticket_wait in serving order (ahead.go).
+// model.Estimate plays them forward.
 
 // recentCalls is how many of the branch's last calls give the time per
 // customer: at 16 windows about 7 each, enough for a mean, recent enough
@@ -236,44 +234,6 @@ func minTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// aheadRead is how many of the tickets ahead are read one by one, for
-// their services in order; past it they are only counted (up to
-// MaxAhead), the count costing a take about a third of reading each row.
-const aheadRead = 250
-
-// aheadOf reads the services of the first aheadRead waiting tickets served
-// before t among services, in serving order, and counts them all up to
-// MaxAhead: index-only walks of ix_ticket_call from the head that the row
-// comparison ends at t. The count is read only in a hall that long.
-func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
-	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
-	ahead := func(fields string, limit int) *gorm.DB {
-		return t.Model(&ticketRow{}).Select(fields).
-			Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?", t.s.branchID, row.BusinessDate, services).
-			Where(cond, args...).Order(callOrder).Limit(limit)
-	}
-	rows, err := ahead("service_id", aheadRead).Rows()
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	// Scanned by hand: the ORM's reflection per row was most of the cost.
-	out := make([]int64, 0, 64)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, id)
-	}
-	if err := rows.Err(); err != nil || len(out) < aheadRead {
-		return out, len(out), err
-	}
-	var n int64
-	err = t.Table("(?) AS ahead", ahead("id", model.MaxAhead)).Count(&n).Error
-	return out, int(n), err
 }
 
 // position is the estimate of one waiting ticket at now.

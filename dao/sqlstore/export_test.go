@@ -1,8 +1,11 @@
 package sqlstore
 
 import (
+	"context"
 	"errors"
 	"time"
+
+	"gorm.io/gorm"
 
 	"jiaohao/model"
 )
@@ -30,4 +33,18 @@ func FailTakeEstimate(t interface{ Cleanup(func()) }) {
 		return model.Position{}, err
 	}
 	t.Cleanup(func() { takePosition = prev })
+}
+
+// AheadQuery is the walk of service's tickets ahead of ticket id, as the
+// engine receives it, for the plan test.
+func (s *GormStore) AheadQuery(ctx context.Context, id, service int64) (string, []any, error) {
+	r := s.read(ctx)
+	var row ticketRow
+	if err := r.First(&row, id).Error; err != nil {
+		return "", nil, err
+	}
+	cond, args := servedBefore(row.toModel(nil), s.d.rowValues())
+	var out []ticketRow
+	stmt := r.aheadQuery(row, service, cond, args, callOrder, aheadRead).Session(&gorm.Session{DryRun: true}).Find(&out).Statement
+	return stmt.SQL.String(), stmt.Vars, nil
 }

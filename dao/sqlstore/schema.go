@@ -72,17 +72,17 @@ func (sequenceRow) TableName() string { return "ticket_sequence" }
 
 // ticketRow is shared by ticket and ticket_history (archived days).
 type ticketRow struct {
-	ID             int64      `gorm:"primaryKey;index:ix_ticket_call,priority:7"`
-	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_issued,priority:1;index:ix_ticket_print,priority:1;index:ix_ticket_print_kiosk,priority:1"`
+	ID             int64      `gorm:"primaryKey;index:ix_ticket_call,priority:7;index:ix_ticket_wait,priority:8"`
+	BranchID       int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:1;index:ix_ticket_call,priority:1;index:ix_ticket_wait,priority:1;index:ix_ticket_issued,priority:1;index:ix_ticket_print,priority:1;index:ix_ticket_print_kiosk,priority:1"`
 	IssueServiceID int64      `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:2"`
-	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3;index:ix_ticket_call,priority:3"`
+	BusinessDate   string     `gorm:"size:10;not null;uniqueIndex:ux_ticket_seq,priority:3;index:ix_ticket_call,priority:3;index:ix_ticket_wait,priority:3"`
 	SeqNo          int        `gorm:"not null;uniqueIndex:ux_ticket_seq,priority:4"`
-	ServiceID      int64      `gorm:"not null;index:ix_ticket_call,priority:8"`
+	ServiceID      int64      `gorm:"not null;index:ix_ticket_call,priority:8;index:ix_ticket_wait,priority:4"`
 	Number         string     `gorm:"size:16;not null"`
-	Priority       int        `gorm:"not null;index:ix_ticket_call,priority:5"`
-	Status         int        `gorm:"not null;index:ix_ticket_call,priority:2"`
-	Lane           int        `gorm:"not null;index:ix_ticket_call,priority:4"`
-	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:6"`
+	Priority       int        `gorm:"not null;index:ix_ticket_call,priority:5;index:ix_ticket_wait,priority:6"`
+	Status         int        `gorm:"not null;index:ix_ticket_call,priority:2;index:ix_ticket_wait,priority:2"`
+	Lane           int        `gorm:"not null;index:ix_ticket_call,priority:4;index:ix_ticket_wait,priority:5"`
+	SortKey        int64      `gorm:"not null;index:ix_ticket_call,priority:6;index:ix_ticket_wait,priority:7"`
 	WindowNo       *int       ``
 	CallCount      int        `gorm:"not null"`
 	Requeued       int        `gorm:"not null;default:0"` // added later: the default keeps old rows valid
