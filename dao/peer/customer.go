@@ -163,7 +163,7 @@ func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-ping.C:
-			pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
+			pctx, cancel := context.WithTimeout(ctx, s.pingTimeout())
 			err := conn.Ping(pctx)
 			cancel()
 			if err != nil {

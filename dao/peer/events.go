@@ -64,7 +64,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, p principal) err
 				conn.Close(websocket.StatusPolicyViolation, "token revoked")
 				return nil
 			}
-			pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
+			pctx, cancel := context.WithTimeout(ctx, s.pingTimeout())
 			err := conn.Ping(pctx)
 			cancel()
 			if err != nil {

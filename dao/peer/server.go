@@ -320,3 +320,11 @@ func remoteHost(r *http.Request) string {
 	}
 	return h
 }
+
+// pongFloor is the least a ping waits for its pong.
+const pongFloor = 5 * time.Second
+
+// pingTimeout is how long a live stream's ping waits for its pong: the
+// ping interval, but never under pongFloor, so a short interval does not
+// drop a PC that is there but answers late on a busy host.
+func (s *Server) pingTimeout() time.Duration { return max(s.opts.PingEvery, pongFloor) }
