@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,24 +47,6 @@ func waitFiles(t *testing.T, dir, day string) {
 	}
 }
 
-// lockedBuffer is a log two goroutines may write and read.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // `jiaohao serve` checks the day it missed by itself, into --health-dir,
 // with nobody asking.
 func TestServeRunsTheHealthCheckByItself(t *testing.T) {
@@ -73,7 +54,7 @@ func TestServeRunsTheHealthCheckByItself(t *testing.T) {
 	day := yesterdayTicket(t, dsn)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr lockedBuffer
+	var stderr daotest.LogBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- runServe(ctx, []string{"--db", dsn, "--listen", "127.0.0.1:0", "--health-dir", dir}, &bytes.Buffer{}, &stderr)

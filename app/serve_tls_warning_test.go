@@ -14,7 +14,7 @@ import (
 // sign-in travels in the clear over the branch Wi-Fi.
 func TestServeWarnsStaffWithoutTLS(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr lockedBuffer
+	var stderr daotest.LogBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- runServe(ctx, []string{"--db", daotest.SQLiteDSN(t), "--listen", "127.0.0.1:0", "--sweep", "0"}, &bytes.Buffer{}, &stderr)

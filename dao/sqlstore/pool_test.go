@@ -1,11 +1,9 @@
 package sqlstore_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -75,7 +73,7 @@ func TestPoolQueuesThenUnavailable(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		var logged lockedBuffer
+		var logged daotest.LogBuffer
 		s.SetLogger(slog.New(slog.NewTextHandler(&logged, nil)))
 		db, err := s.DB().DB()
 		if err != nil {
@@ -118,22 +116,4 @@ func TestPoolQueuesThenUnavailable(t *testing.T) {
 			t.Fatalf("a busy pool was logged as an outage (down %v):\n%s", s.Down(), logged.String())
 		}
 	})
-}
-
-// lockedBuffer is a log destination safe for the Store's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
