@@ -72,12 +72,3 @@ func (ss *staffSessions) evictFailsLocked(now time.Time) {
 		delete(ss.fails, oldestKey)
 	}
 }
-
-// lockedOut reports whether addr's bad sign-ins are past the limit now.
-func (ss *staffSessions) lockedOut(addr string) bool {
-	now, key := ss.now(), failKey(addr)
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	f, ok := ss.fails[key]
-	return ok && now.Sub(f.since) < signInFailWindow && f.n >= signInFailLimit
-}

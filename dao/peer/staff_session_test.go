@@ -274,3 +274,12 @@ func TestStaffTakeRequestIDOnce(t *testing.T) {
 		t.Errorf("a malformed id: %d %s", st, b)
 	}
 }
+
+// lockedOut reports, for the tests, whether addr's bad sign-ins are past the limit now.
+func (ss *staffSessions) lockedOut(addr string) bool {
+	now, key := ss.now(), failKey(addr)
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	f, ok := ss.fails[key]
+	return ok && now.Sub(f.since) < signInFailWindow && f.n >= signInFailLimit
+}
