@@ -13,6 +13,10 @@ const (
 	RoleKiosk   Role = "kiosk"   // customers take numbers
 	RoleCaller  Role = "caller"  // a clerk at one window
 	RoleScreen  Role = "screen"  // the hall's wall display and voice
+	// RoleCounter is the window screen (窗口屏) above or beside one
+	// window: its number, status and clerk. It only watches; its token is
+	// bound to its window like the caller's.
+	RoleCounter Role = "counter"
 	RoleManager Role = "manager" // the branch manager
 	// RoleHandheld is a floor walker's phone or tablet (员工手持终端, seed
 	// 000): it opens the host's staff page in its browser and signs in
@@ -52,7 +56,9 @@ type RoleSpec struct {
 	// and its window's title ({{.N}} is the window number).
 	Label, Title string
 	Perms        Permission
-	// Window: the role acts for one window, whose number it must be given.
+	// Window: the role belongs to one window, whose number it must be
+	// given: it acts for that window only (the caller), or only shows it
+	// (the window screen, which may not act).
 	Window bool
 	// Printer: the role prints the tickets it takes, on the branch's
 	// printer or one of its own.
@@ -80,6 +86,7 @@ var roles = []RoleSpec{
 	// A clerk takes a number for a customer at the window (窗口代取, seed 003 §2.1).
 	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
+	{Role: RoleCounter, Label: "role.counter", Title: "title.counter", Perms: PermObserve, Window: true},
 	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage | PermFloor, Source: string(RoleManager)},
 	// Staff on the floor take a number for a customer and requeue one who
 	// came back after being passed (seed 000 §6).
@@ -139,7 +146,7 @@ func (r Role) May(p Permission) bool {
 }
 
 // RoleNames lists the roles' names for a sentence: sep between them and
-// last before the last one ("kiosk, caller, screen or manager").
+// last before the last one ("kiosk, caller or screen").
 func RoleNames(sep, last string) string { return roleNames(roles, sep, last) }
 
 // DesktopRoleNames lists the roles a PC runs (DesktopRoles) the same way:

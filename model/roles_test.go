@@ -3,7 +3,8 @@ package model
 import "testing"
 
 // The table is well formed: names unique and non-empty, each row with both
-// translation keys, and a role bound to a window able to act for it.
+// translation keys, and a role bound to a window either able to act for it
+// or only watching it (the window screen).
 func TestRoleTable(t *testing.T) {
 	seen := map[Role]bool{}
 	for _, s := range Roles() {
@@ -17,14 +18,14 @@ func TestRoleTable(t *testing.T) {
 		if got, ok := s.Role.Spec(); !ok || got != s {
 			t.Errorf("%s: Spec gives %+v, %v", s.Role, got, ok)
 		}
-		if s.Window && !s.Role.May(PermAct) {
-			t.Errorf("%s is bound to a window but may not act for it", s.Role)
+		if s.Window && !s.Role.May(PermAct) && s.Perms != PermObserve {
+			t.Errorf("%s is bound to a window, may not act for it, yet may more than watch it", s.Role)
 		}
 		if !s.Role.May(PermObserve) {
 			t.Errorf("%s may not read the queue it shows", s.Role)
 		}
 	}
-	for _, r := range []Role{RoleKiosk, RoleCaller, RoleScreen, RoleManager} {
+	for _, r := range []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleManager} {
 		if !seen[r] {
 			t.Errorf("the design's role %s is not in the table", r)
 		}
@@ -48,6 +49,8 @@ func TestRoleMay(t *testing.T) {
 		// The floor staff's handheld takes numbers and requeues passed
 		// ones, but is no window and manages nothing.
 		{RoleHandheld, PermTake | PermFloor, true}, {RoleHandheld, PermAct, false}, {RoleHandheld, PermManage, false},
+		// The window screen shows its window and does nothing else.
+		{RoleCounter, PermObserve, true}, {RoleCounter, PermAct, false}, {RoleCounter, PermTake, false}, {RoleCounter, PermManage, false},
 	} {
 		if got := c.role.May(c.p); got != c.want {
 			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)
@@ -69,10 +72,10 @@ func TestTicketSource(t *testing.T) {
 }
 
 func TestRoleNames(t *testing.T) {
-	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, manager or handheld" {
+	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, counter, manager or handheld" {
 		t.Errorf("RoleNames: %q", got)
 	}
-	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、manager 或 handheld" {
+	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、counter、manager 或 handheld" {
 		t.Errorf("RoleNames zh: %q", got)
 	}
 }
@@ -84,7 +87,7 @@ func TestDesktopRoles(t *testing.T) {
 	for _, s := range DesktopRoles() {
 		got = append(got, s.Role)
 	}
-	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleManager}
+	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleManager}
 	if len(got) != len(want) {
 		t.Fatalf("desktop roles %v, want %v", got, want)
 	}
@@ -101,7 +104,7 @@ func TestDesktopRoles(t *testing.T) {
 // The desktop program's --role names the roles a PC runs, never one that
 // runs in a browser.
 func TestDesktopRoleNames(t *testing.T) {
-	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen or manager" {
+	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen, counter or manager" {
 		t.Errorf("DesktopRoleNames: %q", got)
 	}
 }

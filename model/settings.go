@@ -45,6 +45,9 @@ var DefaultSettings = map[string]string{
 	// under the host's data folder it writes to (see CheckHealthDir).
 	"health_check_time": "20:00",
 	"health_check_dir":  "health",
+	// How the hall screens fill their display (HallLayout); a PC's setup
+	// may choose its own.
+	"hall_layout": string(HallList),
 }
 
 // Settings is the typed view of the setting table.
@@ -67,6 +70,7 @@ type Settings struct {
 	HealthCheckAt  time.Duration
 	HealthCheckOn  bool
 	HealthCheckDir string
+	HallLayout     HallLayout
 }
 
 type intRange struct{ min, max int }
@@ -133,6 +137,10 @@ func ValidateSetting(key, value string) error {
 		}
 	case "customer_url":
 		if err := checkCustomerURL(value); err != nil {
+			return err
+		}
+	case "hall_layout":
+		if _, err := ParseHallLayout(value); err != nil {
 			return err
 		}
 	case "voice_engine":
@@ -258,6 +266,7 @@ func ParseSettings(raw map[string]string) Settings {
 	s.DayStart, _ = parseDayStart(all["day_start"])
 	s.HealthCheckAt, s.HealthCheckOn, _ = parseCheckTime(all["health_check_time"])
 	s.HealthCheckDir = all["health_check_dir"]
+	s.HallLayout, _ = ParseHallLayout(all["hall_layout"])
 	return s
 }
 

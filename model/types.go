@@ -183,7 +183,10 @@ type Snapshot struct {
 	RecentCalls  []Ticket       `json:"recent_calls"` // called or serving, newest call first
 	Passed       []Ticket       `json:"passed"`
 	Notice       string         `json:"notice"`
-	Faults       []Device       `json:"faults"` // devices failing now, by PC
+	// HallLayout is the branch's hall_layout setting, so a hall follows a
+	// change of it like one of the notice.
+	HallLayout HallLayout `json:"hall_layout,omitempty"`
+	Faults     []Device   `json:"faults"` // devices failing now, by PC
 	// Alerts are those the manager still sees (Alert.Live), newest first.
 	Alerts []Alert `json:"alerts"`
 }
