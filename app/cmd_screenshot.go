@@ -35,8 +35,15 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	width := fs.Int("width", 0, "width in pixels (default: the role's usual size)")
 	height := fs.Int("height", 0, "height in pixels")
 	lang := fs.String("lang", "zh", "zh or en")
+	layout := fs.String("layout", "", "the hall screen's layout: list, tiles, split-list or split-tiles (default: the branch's)")
+	media := fs.String("media", "", "the hall screen's folder of still images, for the split layouts")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *layout != "" {
+		if _, err := model.ParseHallLayout(*layout); err != nil {
+			return err
+		}
 	}
 	rs, ok := roleScreens[model.Role(*role)]
 	size := rs.shot
@@ -65,7 +72,9 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	// Off the main goroutine: Fyne's test driver runs fyne.Do in place
 	// everywhere else, which keeps the render synchronous.
 	done := make(chan error, 1)
-	go func() { done <- renderRole(ctx, model.Role(*role), *lang, size, f) }()
+	go func() {
+		done <- renderRole(ctx, Config{Role: model.Role(*role), Window: 2, Lang: *lang, HallLayout: model.HallLayout(*layout), Media: *media}, size, f)
+	}()
 	if err := <-done; err != nil {
 		f.Close()
 		os.Remove(*out)
@@ -80,7 +89,8 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // renderRole writes role's PNG, rendered on a fresh demo branch in a
 // temporary folder.
-func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Size, out io.Writer) error {
+func renderRole(ctx context.Context, cfg Config, size fyne.Size, out io.Writer) error {
+	role := cfg.Role
 	dir, err := os.MkdirTemp("", "jiaohao-shot-")
 	if err != nil {
 		return fmt.Errorf("temporary folder: %w", err)
@@ -102,7 +112,6 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 	// The demo's devices: a caller shows window 2, and nothing prints or
 	// speaks.
 	be := &backend{st: gs, gorm: gs, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
-	cfg := Config{Role: role, Window: 2, Lang: lang}
 	var s roleView
 	offscreen.Do(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
 	defer func() { cancel(); s.Wait() }()

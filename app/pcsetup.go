@@ -33,6 +33,8 @@ func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 		Lang:            p.StringWithFallback(prefPrefix+"lang", "zh"),
 		Printer:         p.String(prefPrefix + "printer"),
 		LED:             p.String(prefPrefix + "led"),
+		HallLayout:      model.HallLayout(p.String(prefPrefix + "hall_layout")),
+		Media:           p.String(prefPrefix + "media"),
 	}
 	return c, c.Role != ""
 }
@@ -52,6 +54,8 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"lang", c.Lang)
 	p.SetString(prefPrefix+"printer", c.Printer)
 	p.SetString(prefPrefix+"led", c.LED)
+	p.SetString(prefPrefix+"hall_layout", string(c.HallLayout))
+	p.SetString(prefPrefix+"media", c.Media)
 	return nil
 }
 
@@ -79,6 +83,8 @@ func (c Config) Validate() error {
 		return bad("setup.err_mode")
 	case !slices.Contains(screens.Languages, c.Lang):
 		return bad("setup.err_lang")
+	case c.HallLayout != "" && !slices.Contains(model.HallLayouts, c.HallLayout):
+		return bad("setup.err_layout")
 	}
 	for _, d := range [][2]string{{"printer", c.Printer}, {"led", c.LED}} {
 		if d[1] == "" {

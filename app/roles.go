@@ -50,10 +50,18 @@ var roleScreens = map[model.Role]roleScreen{
 		size: fyne.NewSize(560, 680), shot: fyne.NewSize(560, 640),
 	},
 	model.RoleScreen: {
-		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
-			return screens.NewHall(ctx, w, be.st, be.ann)
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			return screens.NewHallWith(ctx, w, be.st, be.ann, screens.HallOptions{Layout: cfg.HallLayout, Media: cfg.Media})
 		},
 		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
+	},
+	// The window screen: a second instance on a caller PC may open it on
+	// the clerk's second monitor (README).
+	model.RoleCounter: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			return screens.NewCounter(ctx, w, be.st, cfg.Window)
+		},
+		size: fyne.NewSize(800, 480), shot: fyne.NewSize(800, 480), public: true,
 	},
 	model.RoleManager: {
 		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {

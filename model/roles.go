@@ -10,9 +10,9 @@ type Role string
 
 // The roles of the table.
 const (
-	RoleKiosk   Role = "kiosk"   // customers take numbers
-	RoleCaller  Role = "caller"  // a clerk at one window
-	RoleScreen  Role = "screen"  // the hall's wall display and voice
+	RoleKiosk  Role = "kiosk"  // customers take numbers
+	RoleCaller Role = "caller" // a clerk at one window
+	RoleScreen Role = "screen" // the hall's wall display and voice
 	// RoleCounter is the window screen (窗口屏) above or beside one
 	// window: its number, status and clerk. It only watches; its token is
 	// bound to its window like the caller's.

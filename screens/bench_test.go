@@ -134,8 +134,8 @@ func TestHallMemoryOverAnHour(t *testing.T) {
 		t.Fatalf("heap grew %.1f MB between minute 10 and minute 60: not flat", float64(growth)/mb)
 	}
 	var shown string
-	WithUI(func() { shown = h.rows[0].num.Text })
-	if shown != "" && h.rows[0].box.Visible() {
+	WithUI(func() { shown = h.list.rows[0].num.Text })
+	if shown != "" && h.list.rows[0].box.Visible() {
 		t.Fatalf("finished tickets still shown as in progress: %q", shown)
 	}
 }

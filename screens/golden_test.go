@@ -9,6 +9,7 @@ import (
 
 	"jiaohao/app/demodata"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 	"jiaohao/screens/offscreen"
 )
 
@@ -49,8 +50,29 @@ func TestGoldenHall(t *testing.T) {
 	w := newTestWindow(t, 1280, 720)
 	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, st, &recorder{}) })
 	waitLoaded(t, h.Loaded())
-	waitFor(t, "three calls", func() bool { return h.rows[2].box.Visible() && h.clockT.Text != "" })
+	waitFor(t, "three calls", func() bool { return h.list.rows[2].box.Visible() && h.clockT.Text != "" })
 	assertGolden(t, "hall.xml", w)
+}
+
+// The window tiles in portrait, the split media area beside them.
+func TestGoldenHallSplitTiles(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1080, 1920)
+	h := build(t, func(ctx context.Context) *Hall {
+		return NewHallWith(ctx, w, st, &recorder{}, HallOptions{Layout: model.HallSplitTiles})
+	})
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "four tiles", func() bool { return h.tiles.shown == 4 && h.media.notice[0].Text != "" })
+	assertGolden(t, "hall_split_tiles.xml", w)
+}
+
+func TestGoldenCounter(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 800, 480)
+	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 3) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "A004 called at window 3", func() bool { return c.number.Text == "A004" && c.state.Text == "叫号中" })
+	assertGolden(t, "counter.xml", w)
 }
 
 func TestGoldenKiosk(t *testing.T) {

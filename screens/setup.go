@@ -28,11 +28,14 @@ type Setup struct {
 	token, pin    *widget.Entry
 	printer, led  *widget.Entry
 	lang          *widget.Select
+	layout        *widget.Select // a hall screen's own layout
+	media         *widget.Entry  // its folder of still images
 	save, demo    *widget.Button
 	msg           *widget.Label
 	peerRows, dbR *fyne.Container
 	windowRow     *fyne.Container
 	printerRow    *fyne.Container
+	hallRows      *fyne.Container
 	content       fyne.CanvasObject
 }
 
@@ -62,6 +65,13 @@ func modeLabels() []label {
 }
 
 var langLabels = []label{{"zh", "中文"}, {"en", "English"}}
+
+// layoutLabels are the hall layouts a PC may choose, the branch's first.
+func layoutLabels() []label {
+	return []label{{"", tr("setup.hall_layout_branch")},
+		{string(model.HallList), tr("hall.layout_list")}, {string(model.HallTiles), tr("hall.layout_tiles")},
+		{string(model.HallSplitList), tr("hall.layout_split_list")}, {string(model.HallSplitTiles), tr("hall.layout_split_tiles")}}
+}
 
 func texts(ls []label) []string {
 	out := make([]string, len(ls))
@@ -119,6 +129,9 @@ func (s *Setup) build(cfg SetupValues) {
 	s.led = widget.NewEntry()
 	s.led.SetPlaceHolder("led+serial://COM4?encoding=gb2312")
 	s.lang = widget.NewSelect(texts(langLabels), nil)
+	s.layout = widget.NewSelect(texts(layoutLabels()), nil)
+	s.media = widget.NewEntry()
+	s.media.SetPlaceHolder(`D:\hall\pictures`)
 	s.msg = widget.NewLabel("")
 	s.msg.Importance = widget.DangerImportance
 	s.msg.Wrapping = fyne.TextWrapWord
@@ -140,12 +153,13 @@ func (s *Setup) build(cfg SetupValues) {
 	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token), row("setup.fingerprint", s.pin))
 	s.dbR = row("setup.dsn", s.dsn)
 	s.printerRow = row("setup.printer", s.printer)
+	s.hallRows = container.NewVBox(row("setup.hall_layout", s.layout), row("setup.media_dir", s.media))
 	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	demoCard := widget.NewCard(tr("setup.demo_title"), tr("setup.demo_hint"), s.demo)
 	form := container.NewVBox(title,
 		widget.NewLabel(tr("setup.role")), s.role, s.windowRow,
 		widget.NewLabel(tr("setup.mode")), s.mode, s.peerRows, s.dbR,
-		s.printerRow, row("setup.led", s.led),
+		s.printerRow, s.hallRows, row("setup.led", s.led),
 		row("setup.lang", s.lang), s.msg, s.save)
 	if files := s.fileButtons(); files != nil {
 		form.Add(files)
@@ -166,6 +180,8 @@ func (s *Setup) fill(cfg SetupValues) {
 	s.printer.SetText(cfg.Printer)
 	s.led.SetText(cfg.LED)
 	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
+	s.layout.SetSelected(textOf(layoutLabels(), string(cfg.HallLayout)))
+	s.media.SetText(cfg.Media)
 }
 
 // arrange shows only the fields the chosen role and mode need.
@@ -181,8 +197,9 @@ func (s *Setup) arrange() {
 		}
 	}
 	mode := valueOf(modeLabels(), s.mode.Selected)
-	_, role := roleOf(s.role.Selected)
+	r, role := roleOf(s.role.Selected)
 	show(s.windowRow, role.Window)
+	show(s.hallRows, r == model.RoleScreen)
 	show(s.printerRow, role.Printer || role.OwnPrinter)
 	show(s.peerRows, mode == ModePeer)
 	show(s.dbR, mode == ModeDB)
@@ -203,7 +220,25 @@ func (s *Setup) Values() SetupValues {
 		Lang:            valueOf(langLabels, s.lang.Selected),
 		Printer:         s.kioskPrinter(),
 		LED:             strings.TrimSpace(s.led.Text),
+		HallLayout:      s.hallLayout(),
+		Media:           s.hallMedia(),
 	}
+}
+
+// hallLayout and hallMedia are the hall's fields when the PC is a hall
+// screen: another role has none to save.
+func (s *Setup) hallLayout() model.HallLayout {
+	if r, _ := roleOf(s.role.Selected); r != model.RoleScreen {
+		return ""
+	}
+	return model.HallLayout(valueOf(layoutLabels(), s.layout.Selected))
+}
+
+func (s *Setup) hallMedia() string {
+	if r, _ := roleOf(s.role.Selected); r != model.RoleScreen {
+		return ""
+	}
+	return strings.TrimSpace(s.media.Text)
 }
 
 // kioskPrinter is the printer field when the role prints tickets (the

@@ -31,6 +31,10 @@ type SetupValues struct {
 	// setting, and an LED bar. Empty: none of its own.
 	Printer string `json:",omitempty"`
 	LED     string `json:",omitempty"`
+	// A hall screen's own layout ("" follows the branch's hall_layout)
+	// and the folder of still images its split layouts show.
+	HallLayout model.HallLayout `json:",omitempty"`
+	Media      string           `json:",omitempty"`
 }
 
 // SetupKeeper is the program's side of the setup form.

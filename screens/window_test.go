@@ -40,7 +40,7 @@ func TestCallerLunch(t *testing.T) {
 }
 
 func hallLine(h *Hall, text string) bool {
-	for _, l := range h.wins {
+	for _, l := range h.list.wins {
 		if l.Visible() && l.Text == text {
 			return true
 		}
@@ -106,7 +106,7 @@ func TestRequeueMarkOnScreens(t *testing.T) {
 	waitFor(t, "A001 requeued", func() bool { return passedRow(c, "A001") == nil && !c.busy })
 	tap(c.call)
 	waitFor(t, "A001 called again, marked", showing(c, "A001 重叫", model.Called))
-	waitFor(t, "the hall's call row", func() bool { return h.rows[0].box.Visible() && h.rows[0].num.Text == "A001 重叫" })
+	waitFor(t, "the hall's call row", func() bool { return h.list.rows[0].box.Visible() && h.list.rows[0].num.Text == "A001 重叫" })
 	got := ann.all()
 	if len(got) == 0 || got[len(got)-1].Requeued != 1 {
 		t.Fatalf("announced %+v, want the marked ticket", got)

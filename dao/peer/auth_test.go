@@ -27,8 +27,9 @@ func TestAuthMatrix(t *testing.T) {
 		K = 1 << iota
 		C
 		S
+		W // the window screen, bound to window 1 like the caller
 		M
-		all = K | C | S | M
+		all = K | C | S | W | M
 	)
 	type probe struct {
 		method, path, body string
@@ -93,10 +94,10 @@ func TestAuthMatrix(t *testing.T) {
 			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B","from_window":3}`, M, 3},
 		},
 	}
-	// The four roles of the design keep their column of the matrix; every
-	// role of the table, those four and any added later, is also held to
-	// what its permissions say (tableAllows).
-	bits := map[model.Role]int{model.RoleKiosk: K, model.RoleCaller: C, model.RoleScreen: S, model.RoleManager: M}
+	// The roles of the design and the window screen keep their column of
+	// the matrix; every role of the table, those and any added later, is
+	// also held to what its permissions say (tableAllows).
+	bits := map[model.Role]int{model.RoleKiosk: K, model.RoleCaller: C, model.RoleScreen: S, model.RoleCounter: W, model.RoleManager: M}
 
 	revoked := addToken(t, e.store, model.RoleManager, 0)
 	ts, err := e.store.Terminals(context.Background())
@@ -170,6 +171,44 @@ func tableAllows(spec model.RoleSpec, need model.Permission, win int) bool {
 		return false
 	}
 	return win == 0 || spec.Role.May(model.PermManage) || (spec.Window && win == 1)
+}
+
+// The window screen's token is bound to its window and only watches it:
+// it reads the queue, but may not call, pause or act on a ticket even for
+// its own window, and nothing changes when it tries. A window screen
+// registered without a window is refused.
+func TestCounterTokenWatchesOnly(t *testing.T) {
+	e := newEnv(t, Options{TakePerMinute: -1})
+	ctx := context.Background()
+	tk, err := e.store.TakeTicket(ctx, "A", 0, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter := e.tokens[model.RoleCounter]
+	who := must[Whoami](t, e, http.StatusOK, "GET", "/api/v1/whoami", counter, "")
+	if who.Role != model.RoleCounter || who.Window != 1 {
+		t.Fatalf("whoami: %+v, want the counter of window 1", who)
+	}
+	must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", counter, "")
+	v := e.version(t)
+	for _, p := range [][3]string{
+		{"POST", "/api/v1/windows/1/call", ""},
+		{"PUT", "/api/v1/windows/1/status", `{"status":"paused"}`},
+		{"POST", "/api/v1/tickets/" + fmt.Sprint(tk.ID) + "/cancel", `{"window":1}`},
+		{"POST", "/api/v1/tickets", `{"service":"A"}`},
+	} {
+		if status, b := e.call(t, p[0], p[1], counter, p[2]); status != http.StatusForbidden || errCode(t, b) != "forbidden" {
+			t.Errorf("%s %s as the window screen: %d %s, want 403", p[0], p[1], status, b)
+		}
+	}
+	if e.version(t) != v {
+		t.Fatal("a refused request of the window screen changed the queue")
+	}
+	_, hash, _ := NewToken()
+	_, err = e.store.AddTerminal(ctx, model.Terminal{Name: "counter without window", Role: model.RoleCounter, TokenHash: hash})
+	if model.ErrorCode(err) != model.EInvalidInput {
+		t.Fatalf("a window screen without a window: %v, want invalid input", err)
+	}
 }
 
 // Taking numbers is limited per token: the burst is the per-minute limit,

@@ -30,14 +30,14 @@ func TestHallShowsCallFromAnotherClient(t *testing.T) {
 	waitLoaded(t, h.Loaded())
 
 	take(t, other, "A", 1)
-	waitFor(t, "the take", func() bool { return h.svc[0].Text != "" && h.Applied() == 1 })
+	waitFor(t, "the take", func() bool { return h.list.svc[0].Text != "" && h.Applied() == 1 })
 	reloads, applied := h.Reloads(), h.Applied()
 
 	if _, err := other.CallNext(context.Background(), 3, ""); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "A001 → window 3", func() bool {
-		return h.rows[0].box.Visible() && h.rows[0].num.Text == "A001" && h.rows[0].win.Text == "→ 3 号窗口"
+		return h.list.rows[0].box.Visible() && h.list.rows[0].num.Text == "A001" && h.list.rows[0].win.Text == "→ 3 号窗口"
 	})
 	if got := h.Applied() - applied; got != 1 {
 		t.Fatalf("applied %d events for one call, want 1", got)
@@ -66,7 +66,7 @@ func TestHallReconnects(t *testing.T) {
 	}
 	f.cut(false)
 	waitFor(t, "reconnected with B001", func() bool {
-		return h.linkT.Text == "" && h.rows[0].num.Text == "B001"
+		return h.linkT.Text == "" && h.list.rows[0].num.Text == "B001"
 	})
 	if h.Reloads() <= reloads {
 		t.Fatal("the hall did not reload its snapshot after the link returned")

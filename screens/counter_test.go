@@ -1,0 +1,90 @@
+package screens
+
+import (
+	"context"
+	"testing"
+
+	"jiaohao/model"
+)
+
+// The window screen follows its own window live: a call shows the number
+// calling (and flashes), a recall flashes again, starting shows serving,
+// finishing leaves the window free, and a pause or lunch says so. Another
+// window's call changes nothing on it.
+func TestCounterFollowsItsWindow(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	take(t, st, "A", 3)
+	w := newTestWindow(t, 800, 480)
+	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 1) })
+	waitLoaded(t, c.Loaded())
+	shows := func(what, number, state string) {
+		t.Helper()
+		waitFor(t, what, func() bool {
+			return c.name.Text == "1号窗口" && c.number.Text == number && c.state.Text == state
+		})
+	}
+	shows("window 1 free", "", "空闲")
+	lastCall := func() (v int64) { WithUI(func() { v = c.lastCall }); return v }
+	WithUI(func() {
+		if c.clerk.Text != "" {
+			t.Errorf("clerk %q before staff sign in exists", c.clerk.Text)
+		}
+	})
+
+	tk, err := st.CallNext(ctx, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shows("A001 called", "A001", "叫号中")
+	first := lastCall()
+	if first == 0 {
+		t.Fatal("the call did not flash the window screen")
+	}
+	WithUI(func() {
+		if c.bg.FillColor != colHallBg {
+			t.Errorf("after the flash the background is %v, want the plain one", c.bg.FillColor)
+		}
+	})
+
+	applied := c.Applied()
+	if _, err := st.CallNext(ctx, 2, ""); err != nil { // another window's call
+		t.Fatal(err)
+	}
+	waitFor(t, "window 2's call seen", func() bool { return c.Applied() > applied })
+	shows("window 1 unchanged by window 2's call", "A001", "叫号中")
+	if lastCall() != first {
+		t.Fatal("another window's call flashed window 1's screen")
+	}
+	if _, err := st.Recall(ctx, tk.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the recall flashed", func() bool { return c.lastCall > first })
+	shows("A001 still called after the recall", "A001", "叫号中")
+
+	if _, err := st.StartServing(ctx, tk.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	shows("A001 served", "A001", "办理中")
+	if _, err := st.Finish(ctx, tk.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	shows("window 1 free again", "", "空闲")
+	if _, err := st.SetWindowStatus(ctx, 1, model.WindowPaused); err != nil {
+		t.Fatal(err)
+	}
+	shows("window 1 paused", "", "暂停")
+	if _, err := st.SetWindowStatus(ctx, 1, model.WindowLunch); err != nil {
+		t.Fatal(err)
+	}
+	shows("window 1 at lunch", "", "午休")
+}
+
+// A window screen set up for a window the branch does not have says so.
+func TestCounterUnknownWindow(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 800, 480)
+	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 9) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "window 9 not set up", func() bool { return c.name.Text == "9 号窗口未设置" && c.number.Text == "" })
+}

@@ -1,0 +1,284 @@
+package screens
+
+import (
+	"context"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+
+	"jiaohao/model"
+)
+
+// HallOptions are what a PC's own setup says of its hall screen.
+type HallOptions struct {
+	// Layout is the PC's own choice; "" follows the branch's hall_layout.
+	Layout model.HallLayout
+	// Media is the folder of still images the split layouts show in turn;
+	// "" shows none.
+	Media string
+}
+
+// Hall is the wall display (frmScreen): a header with the branch, date
+// and server clock, the notice, and a body in the layout the PC or the
+// branch chose (HallOptions.Layout, model.HallLayout): the calls list,
+// the window tiles, or either beside the media area. A new call flashes
+// its row or tile and stays highlighted until the next one. Each call is
+// announced once, in order, by the Announcer.
+type Hall struct {
+	base
+	ann  Announcer
+	opt  HallOptions
+	say  chan model.Ticket
+	down bool // the link to the queue is lost
+
+	sc                          scaler
+	branch, date, clockT, linkT *canvas.Text
+	header                      *fyne.Container
+	notice                      *marquee
+	frame                       *fyne.Container
+	content                     fyne.CanvasObject
+
+	layout model.HallLayout // shown now
+	list   *hallList        // built when first shown
+	tiles  *hallTiles
+	media  *hallMedia
+	// hot is the newest call: its row or tile stays highlighted.
+	hot   model.Ticket
+	flash *fyne.Animation
+	// screen is the hall's size at its last layout: rows and lines are
+	// sized from it. picture is the media's image now (UI goroutine);
+	// lastPic the same as the ticker that turns them knows it.
+	screen           fyne.Size
+	picture, lastPic string
+}
+
+// NewHall builds the hall screen in w in the branch's layout and follows
+// the store until ctx ends; ann speaks each call (nil: log only).
+func NewHall(ctx context.Context, w fyne.Window, st model.Store, ann Announcer) *Hall {
+	return NewHallWith(ctx, w, st, ann, HallOptions{})
+}
+
+// NewHallWith is NewHall with the PC's own options.
+func NewHallWith(ctx context.Context, w fyne.Window, st model.Store, ann Announcer, opt HallOptions) *Hall {
+	if ann == nil {
+		ann = LogAnnouncer{}
+	}
+	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64)}
+	h.build()
+	w.SetPadded(false)
+	w.SetContent(h.content)
+	h.start(ctx, st, h)
+	h.wg.Go(func() { h.announce(ctx) })
+	h.wg.Go(func() { h.tick(ctx) })
+	return h
+}
+
+// Content is the hall's root object.
+func (h *Hall) Content() fyne.CanvasObject { return h.content }
+
+// Layout is the layout the hall shows now.
+func (h *Hall) Layout() model.HallLayout { return h.layout }
+
+func (h *Hall) build() {
+	var bb, db, cb, lb *fyne.Container
+	h.branch, bb = fitText(fyne.TextAlignLeading, 0.8, colHallText)
+	h.date, db = fitText(fyne.TextAlignTrailing, 0.6, colDim)
+	h.clockT, cb = fitText(fyne.TextAlignTrailing, 0.8, colHallText)
+	h.linkT, lb = fitText(fyne.TextAlignCenter, 0.6, colHallHot)
+	h.header = withLayout(shares{parts: []float32{34, 26, 24, 16}}, bb, lb, db, cb)
+	// The notice is sized by the frame from the display's shorter side,
+	// like everything else on the hall, not by the scaler's height.
+	h.notice = newMarquee(&scaler{}, 40, colHallNum)
+	h.frame = withLayout(&hallFrame{h}, h.header, canvas.NewRectangle(colHallBg), h.notice.box)
+	h.content = withLayout(&h.sc, canvas.NewRectangle(colHallBg), h.frame)
+	h.setLayout(model.HallList)
+	h.showClock()
+}
+
+// setLayout puts layout's body in the frame; each body is built once.
+func (h *Hall) setLayout(l model.HallLayout) {
+	if l == h.layout {
+		return
+	}
+	h.layout = l
+	var main fyne.CanvasObject
+	if l.Tiles() {
+		if h.tiles == nil {
+			h.tiles = newHallTiles()
+		}
+		main = h.tiles.box
+	} else {
+		if h.list == nil {
+			h.list = newHallList(&h.screen)
+		}
+		main = h.list.box
+	}
+	body := main
+	if l.Split() {
+		if h.media == nil {
+			h.media = newHallMedia(h)
+		}
+		body = withLayout(&splitLayout{}, main, h.media.box)
+	}
+	h.frame.Objects[1] = body
+	h.frame.Refresh()
+}
+
+// show takes a new live state on the UI goroutine.
+func (h *Hall) show(u model.Change) {
+	s := u.Snapshot
+	h.setLayout(h.opt.Layout.Or(s.HallLayout).Or(model.HallList))
+	setText(h.branch, s.Branch)
+	called := false
+	for _, ev := range u.Events {
+		if model.IsCall(ev) {
+			h.hot, called = *ev.Ticket, true
+			select {
+			case h.say <- *ev.Ticket:
+			default: // the speaker is far behind; the screen still shows it
+			}
+		}
+	}
+	if u.Reloaded || h.hot.ID == 0 {
+		// No call seen yet, or calls missed while away: the newest call
+		// in progress is the one to highlight.
+		if now := inProgress(s); len(now) > 0 {
+			h.hot = now[0]
+		}
+	}
+	// The split layouts show the notice in their media area instead.
+	notice := s.Notice
+	if h.layout.Split() {
+		notice = ""
+		h.media.show(s)
+	}
+	h.notice.set(notice)
+	h.notice.box.Hidden = notice == ""
+	var hot *canvas.Rectangle
+	if h.layout.Tiles() {
+		hot = h.tiles.show(s, h.hot.Window)
+	} else {
+		hot = h.list.show(s)
+	}
+	// Rows and lines show and hide: lay the screen out again.
+	h.frame.Refresh()
+	if called && hot != nil {
+		h.startFlash(hot)
+	}
+}
+
+// flashBlinks is how often a new call's row or tile blinks.
+const flashBlinks = 3
+
+// flashLit reports whether a flashing background shows the highlight at
+// point p (0..1) of the flash: it goes dark flashBlinks times and ends
+// lit, where it stays until the next call.
+func flashLit(p float32) bool { return p >= 1 || int(p*2*flashBlinks)%2 == 0 }
+
+// startFlash flashes bg for a few seconds, ending highlighted.
+func (h *Hall) startFlash(bg *canvas.Rectangle) {
+	if h.flash != nil {
+		h.flash.Stop()
+	}
+	h.flash = fyne.NewAnimation(3*time.Second, func(p float32) {
+		bg.FillColor = colHallHot
+		if !flashLit(p) {
+			bg.FillColor = colHallNum
+		}
+		bg.Refresh()
+	})
+	h.flash.Curve = fyne.AnimationLinear
+	h.flash.Start()
+}
+
+func (h *Hall) link(up bool) {
+	h.down = !up
+	h.showStatus()
+	h.header.Refresh()
+}
+
+// showStatus puts what staff must know in the header: the lost link first,
+// else a voice fault (no engine, engine failing), so a silent hall is seen.
+func (h *Hall) showStatus() {
+	switch f := h.ann.Fault(); {
+	case h.down:
+		setText(h.linkT, tr("common.reconnecting"))
+	case f != "":
+		setText(h.linkT, f)
+	default:
+		setText(h.linkT, "")
+	}
+}
+
+func (h *Hall) showClock() {
+	now := h.clock.now()
+	setText(h.date, now.Format("2006-01-02")+"  "+tr("weekday."+now.Weekday().String()))
+	setText(h.clockT, now.Format("15:04:05"))
+	if h.media != nil {
+		h.media.showClock(now)
+	}
+	h.showStatus()     // a voice fault comes and goes between calls
+	h.header.Refresh() // the digits' width changes
+}
+
+// tick keeps the clock running on server time and turns the media's
+// pictures.
+func (h *Hall) tick(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	h.turnPicture()
+	for n := 1; ; n++ {
+		select {
+		case <-ctx.Done():
+			onUI(h.notice.stop)
+			return
+		case <-t.C:
+			onUI(h.showClock)
+			if n%mediaEvery == 0 {
+				h.turnPicture()
+			}
+		}
+	}
+}
+
+// announce speaks the calls one after another, off the UI goroutine.
+func (h *Hall) announce(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case t := <-h.say:
+			h.ann.Announce(t)
+		}
+	}
+}
+
+// hallFrame lays out the hall: the header on top at a share of the
+// height, the notice line at the bottom when there is one, and the body
+// between them.
+type hallFrame struct{ h *Hall }
+
+func (f hallFrame) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	f.h.screen = size
+	header, body, notice := objs[0], objs[1], objs[2]
+	short := min(size.Width, size.Height)
+	pad := short * 0.012
+	hh := short * 0.085
+	header.Move(fyne.NewPos(pad, 0))
+	header.Resize(fyne.NewSize(size.Width-2*pad, hh))
+	if ts := short * 0.045; f.h.notice.text.TextSize != ts {
+		f.h.notice.text.TextSize = ts
+		f.h.notice.text.Refresh()
+	}
+	var nh float32
+	if notice.MinSize().Height > 0 && notice.Visible() {
+		nh = notice.MinSize().Height + pad
+	}
+	notice.Move(fyne.NewPos(0, size.Height-nh))
+	notice.Resize(fyne.NewSize(size.Width, nh))
+	body.Move(fyne.NewPos(pad, hh))
+	body.Resize(fyne.NewSize(size.Width-2*pad, max(size.Height-hh-nh-pad, 0)))
+}
+
+func (hallFrame) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, 0) }

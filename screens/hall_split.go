@@ -1,0 +1,170 @@
+package screens
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+
+	"jiaohao/model"
+)
+
+const (
+	mediaEvery  = 10 // seconds each picture stays
+	noticeLines = 4  // lines of the notice the media area shows
+)
+
+// pictureTypes are the still images the media area shows.
+var pictureTypes = []string{".png", ".jpg", ".jpeg"}
+
+// hallMedia is the split layouts' media area: the branch's logo and the
+// clock, a still image from the PC's folder (HallOptions.Media) in turn,
+// and the notice's lines, for halls that show information between calls.
+type hallMedia struct {
+	box    *fyne.Container
+	logo   *canvas.Image
+	clock  *canvas.Text
+	pic    *canvas.Image
+	notice [noticeLines]*canvas.Text
+}
+
+func newHallMedia(h *Hall) *hallMedia {
+	m := &hallMedia{logo: canvas.NewImageFromResource(nil), pic: canvas.NewImageFromResource(nil)}
+	m.logo.FillMode, m.pic.FillMode = canvas.ImageFillContain, canvas.ImageFillContain
+	m.logo.Hide()
+	var cb *fyne.Container
+	m.clock, cb = fitText(fyne.TextAlignCenter, 0.8, colHallText)
+	m.clock.TextStyle.Bold = true
+	top := withLayout(shares{parts: []float32{35, 65}}, m.logo, cb)
+	text := newTextLines(func() float32 { return min(h.screen.Width, h.screen.Height) * 0.07 })
+	for i := range m.notice {
+		m.notice[i] = text.line(colHallNum)
+		m.notice[i].Alignment = fyne.TextAlignCenter
+		m.notice[i].Hide()
+	}
+	m.pic.Hide()
+	body := withLayout(shares{down: true, parts: []float32{22, 50, 28}}, top, m.pic, text.box)
+	m.box = container.NewStack(canvas.NewRectangle(colHallRow), withLayout(inset{0.04}, body))
+	m.showPicture(h.picture)
+	m.showClock(h.clock.now())
+	return m
+}
+
+// show takes the notice and the branch's logo from s.
+func (m *hallMedia) show(s model.Snapshot) {
+	m.drawLogo(s)
+	fillLines(m.notice[:], func(add func(string)) {
+		for _, l := range sentences(s.Notice) {
+			add(l)
+		}
+	})
+}
+
+// sentences cuts a notice into its lines and sentences, so a long notice
+// reads as several lines instead of one line too small to read.
+func sentences(notice string) []string {
+	var out []string
+	for _, l := range strings.Split(notice, "\n") {
+		start := 0
+		for i, r := range l {
+			if strings.ContainsRune("。！？；!?;", r) || (r == '.' && i+1 < len(l) && l[i+1] == ' ') {
+				out = append(out, l[start:i+len(string(r))])
+				start = i + len(string(r))
+			}
+		}
+		out = append(out, l[start:])
+	}
+	kept := out[:0]
+	for _, l := range out {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}
+
+// drawLogo is where the branch's logo image is drawn, beside the clock,
+// once the branch has one: set m.logo's resource and show it. Until then
+// the clock takes the whole top of the area.
+func (m *hallMedia) drawLogo(model.Snapshot) { m.logo.Hide() }
+
+func (m *hallMedia) showClock(now time.Time) { setText(m.clock, now.Format("15:04")) }
+
+// showPicture shows the image file path ("" none).
+func (m *hallMedia) showPicture(path string) {
+	if path == "" {
+		m.pic.Hide()
+		return
+	}
+	if m.pic.File != path {
+		m.pic.File = path
+		m.pic.Refresh()
+	}
+	m.pic.Show()
+}
+
+// turnPicture moves to the next picture of the media folder, read off the
+// UI goroutine: a folder on a slow share does not freeze the clock.
+func (h *Hall) turnPicture() {
+	pics := pictures(h.opt.Media)
+	next := ""
+	if len(pics) > 0 {
+		i := slices.Index(pics, h.lastPic) + 1 // the first after the last shown; 0 when it went away
+		next = pics[i%len(pics)]
+	}
+	h.lastPic = next
+	onUI(func() {
+		h.picture = next
+		if h.media != nil {
+			h.media.showPicture(next)
+		}
+	})
+}
+
+// pictures lists the still images of dir by name; none when dir is ""
+// or cannot be read.
+func pictures(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range es {
+		if !e.IsDir() && slices.Contains(pictureTypes, strings.ToLower(filepath.Ext(e.Name()))) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// splitLayout puts the main body beside the media area in landscape and
+// above it in portrait.
+type splitLayout struct{}
+
+func (splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	main, media := objs[0], objs[1]
+	gap := min(size.Width, size.Height) * 0.015
+	main.Move(fyne.NewPos(0, 0))
+	if landscape(size) {
+		w := size.Width * 0.62
+		main.Resize(fyne.NewSize(w, size.Height))
+		media.Move(fyne.NewPos(w+gap, 0))
+		media.Resize(fyne.NewSize(size.Width-w-gap, size.Height))
+		return
+	}
+	h := size.Height * 0.62
+	main.Resize(fyne.NewSize(size.Width, h))
+	media.Move(fyne.NewPos(0, h+gap))
+	media.Resize(fyne.NewSize(size.Width, size.Height-h-gap))
+}
+
+func (splitLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, 0) }
