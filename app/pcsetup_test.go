@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -78,5 +79,39 @@ func TestSetupSavesDevices(t *testing.T) {
 	}
 	if got, _ := LoadConfig(prefs); got != Config(good) {
 		t.Fatalf("reloaded %+v, want %+v", got, good)
+	}
+}
+
+// A hall screen's own layout and image folder are kept with the PC's
+// setup and carried in its settings file; a layout that is not one is
+// refused in a sentence and nothing is saved.
+func TestSetupKeepsHallLayout(t *testing.T) {
+	if err := screens.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	prefs := test.NewTempApp(t).Preferences()
+	k := prefsSetup{prefs}
+	want := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Window: 1, Lang: "zh", HallLayout: model.HallSplitList, Media: "/srv/hall"}
+	if err := k.Keep(screens.SetupValues(want)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := LoadConfig(prefs); got != want {
+		t.Fatalf("reloaded %+v, want %+v", got, want)
+	}
+	file, err := EncodePCSettings(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DecodePCSettings(file); err != nil || got != want {
+		t.Fatalf("settings file gave %+v, %v", got, err)
+	}
+	bad := want
+	bad.HallLayout = "mosaic"
+	err = k.Keep(screens.SetupValues(bad))
+	if model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(model.ErrorMessage(err), "split-tiles") {
+		t.Fatalf("a bad layout: %v", err)
+	}
+	if got, _ := LoadConfig(prefs); got != want {
+		t.Fatalf("a refused layout changed the setup to %+v", got)
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 
 	"jiaohao/dao/peer"
 	"jiaohao/model"
@@ -247,4 +249,32 @@ func TestHallFitsEveryDisplay(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The manager edits the branch's layout on the settings page like any
+// setting: a bad one is a sentence and changes nothing, a good one moves
+// the halls that follow the branch.
+func TestManagerSetsHallLayout(t *testing.T) {
+	st := demoStore(t)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{}) })
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, newTestWindow(t, 1280, 720), st, nil) })
+	waitLoaded(t, m.Loaded())
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "settings loaded", func() bool { return m.settings.entries["hall_layout"].Text == "list" })
+
+	WithUI(func() {
+		m.settings.entries["hall_layout"].SetText("mosaic")
+		test.Tap(m.settings.saveBtn)
+	})
+	waitFor(t, "the refusal", func() bool { return strings.Contains(m.settings.msg.Text, "split-tiles") })
+	if set, _ := st.Settings(context.Background()); set.HallLayout != model.HallList {
+		t.Fatalf("a refused layout changed the setting to %q", set.HallLayout)
+	}
+	WithUI(func() {
+		m.settings.entries["hall_layout"].SetText("split-tiles")
+		test.Tap(m.settings.saveBtn)
+	})
+	waitFor(t, "the hall in split tiles", func() bool {
+		return h.Layout() == model.HallSplitTiles && h.tiles.shown == 4 && h.media.box.Visible()
+	})
 }

@@ -141,3 +141,40 @@ func TestSetupSavesDevices(t *testing.T) {
 		t.Fatalf("saving a hall screen with a hidden printer field: %+v, message %q", done, s.msg.Text)
 	}
 }
+
+// A hall screen's PC picks its own layout and image folder, or follows the
+// branch ("" layout); another role keeps neither.
+func TestSetupHallLayout(t *testing.T) {
+	w := newTestWindow(t, 640, 720)
+	k := &keeper{}
+	var done []SetupValues
+	s := NewSetup(w, k, func(c SetupValues) { done = append(done, c) }, nil)
+	s.mode.SetSelected(textOf(modeLabels(), ModeHost))
+	s.role.SetSelected(textOf(roleLabels(), "kiosk"))
+	if s.hallRows.Visible() {
+		t.Fatal("a kiosk is offered the hall's layout")
+	}
+	s.role.SetSelected(textOf(roleLabels(), "screen"))
+	if !s.hallRows.Visible() || s.layout.Selected != tr("setup.hall_layout_branch") {
+		t.Fatalf("a hall screen: layout rows shown %v, layout %q (want the branch's)", s.hallRows.Visible(), s.layout.Selected)
+	}
+	test.Tap(s.save)
+	s.layout.SetSelected(textOf(layoutLabels(), string(model.HallSplitTiles)))
+	s.media.SetText(" D:\\hall\\pictures ")
+	test.Tap(s.save)
+	if len(done) != 2 || done[0].HallLayout != "" || done[1].HallLayout != model.HallSplitTiles || done[1].Media != `D:\hall\pictures` {
+		t.Fatalf("saved %+v", done)
+	}
+	if got := k.Load(); got != done[1] {
+		t.Fatalf("reloaded %+v, want %+v", got, done[1])
+	}
+	if again := NewSetup(newTestWindow(t, 640, 720), k, nil, nil); again.layout.Selected != tr("hall.layout_split_tiles") || again.media.Text != `D:\hall\pictures` {
+		t.Fatalf("a new form shows layout %q, folder %q", again.layout.Selected, again.media.Text)
+	}
+	s.role.SetSelected(textOf(roleLabels(), "caller"))
+	s.window.SetText("2")
+	test.Tap(s.save)
+	if len(done) != 3 || done[2].HallLayout != "" || done[2].Media != "" {
+		t.Fatalf("a caller kept the hall's layout: %+v", done[2])
+	}
+}
