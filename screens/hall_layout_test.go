@@ -256,7 +256,9 @@ func TestHallFitsEveryDisplay(t *testing.T) {
 // the halls that follow the branch.
 func TestManagerSetsHallLayout(t *testing.T) {
 	st := demoStore(t)
-	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{}) })
+	m := build(t, func(ctx context.Context) *Manager {
+		return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{})
+	})
 	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, newTestWindow(t, 1280, 720), st, nil) })
 	waitLoaded(t, m.Loaded())
 	waitLoaded(t, h.Loaded())
