@@ -27,7 +27,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("", stderr)
 	var f Config
 	fs.StringVar((*string)(&f.Role), "role", "", model.DesktopRoleNames(", ", " or "))
-	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for")
+	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for, or a window screen shows")
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
 	fs.StringVar(&f.Token, "token", "", "this PC's terminal token for --peer")
@@ -35,7 +35,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar(&f.Lang, "lang", "", "zh or en")
 	fs.StringVar(&f.Printer, "printer", "", "this kiosk's own ticket printer, over the branch's setting: escpos+serial://COM3, escpos+tcp://192.168.1.50:9100, spool:NAME")
 	fs.StringVar(&f.LED, "led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")
-	windowed := fs.Bool("windowed", false, "keep the kiosk and the hall screen out of full screen")
+	windowed := fs.Bool("windowed", false, "keep the kiosk, the hall screen and the window screen out of full screen")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

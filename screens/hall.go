@@ -130,6 +130,9 @@ func (h *Hall) show(u model.Change) {
 	s := u.Snapshot
 	h.setLayout(h.opt.Layout.Or(s.HallLayout).Or(model.HallList))
 	setText(h.branch, s.Branch)
+	if u.Reloaded {
+		h.showClock() // the branch's zone may have come with it
+	}
 	called := false
 	for _, ev := range u.Events {
 		if model.IsCall(ev) {
