@@ -2,7 +2,10 @@ package screens
 
 import (
 	"context"
+	"fmt"
 	"testing"
+
+	"fyne.io/fyne/v2"
 
 	"jiaohao/model"
 )
@@ -87,4 +90,19 @@ func TestCounterUnknownWindow(t *testing.T) {
 	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 9) })
 	waitLoaded(t, c.Loaded())
 	waitFor(t, "window 9 not set up", func() bool { return c.name.Text == "9 号窗口未设置" && c.number.Text == "" })
+}
+
+// The window screen fits the displays a window hangs, from a small monitor
+// to a TV on its side: no text runs past its box.
+func TestCounterFitsEveryDisplay(t *testing.T) {
+	st := demoStore(t)
+	for _, size := range []fyne.Size{{Width: 800, Height: 480}, {Width: 1280, Height: 720}, {Width: 1366, Height: 768}, {Width: 1920, Height: 1080}, {Width: 3840, Height: 2160}, {Width: 1080, Height: 1920}, {Width: 1920, Height: 1200}} {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
+			w := newTestWindow(t, size.Width, size.Height)
+			c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 3) })
+			waitLoaded(t, c.Loaded())
+			waitFor(t, "A004 called", func() bool { return c.number.Text == "A004" && c.state.Text != "" })
+			WithUI(func() { textsInside(t, w.Canvas().Content(), nil) })
+		})
+	}
 }
