@@ -71,11 +71,13 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 			setText(t.num, numberText(*c))
 		}
 		setText(t.stat, tr(deskState(w)))
-		t.bg.FillColor = colHallRow
+		t.bg.FillColor, t.stat.Color = colHallRow, colDim
 		if w.Number == hot && t.num.Text != "" {
-			t.bg.FillColor, lit = colHallHot, t.bg
+			// The dim colour is unreadable on the highlight.
+			t.bg.FillColor, t.stat.Color, lit = colHallHot, colHallText, t.bg
 		}
 		t.bg.Refresh()
+		t.stat.Refresh()
 	}
 	for i := range g.tiles {
 		g.tiles[i].box.Hidden = i >= g.shown
