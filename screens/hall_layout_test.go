@@ -3,7 +3,12 @@ package screens
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -279,4 +284,38 @@ func TestManagerSetsHallLayout(t *testing.T) {
 	waitFor(t, "the hall in split tiles", func() bool {
 		return h.Layout() == model.HallSplitTiles && h.tiles.shown == 4 && h.media.box.Visible()
 	})
+}
+
+// The split layouts show the still images of the PC's folder in turn, by
+// name, leaving out files that are no image; the first is up at once.
+func TestHallMediaPictures(t *testing.T) {
+	dir := t.TempDir()
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 3))
+	for _, name := range []string{"b.png", "a.PNG", "notes.txt"} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := png.Encode(f, img); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	pics := pictures(dir)
+	a, b := filepath.Join(dir, "a.PNG"), filepath.Join(dir, "b.png")
+	if !slices.Equal(pics, []string{a, b}) {
+		t.Fatalf("pictures %q", pics)
+	}
+	if got := []string{nextPicture(pics, ""), nextPicture(pics, a), nextPicture(pics, b), nextPicture(pics, "gone.png"), nextPicture(nil, a)}; !slices.Equal(got, []string{a, b, a, a, ""}) {
+		t.Fatalf("turns %q", got)
+	}
+	if pictures(filepath.Join(dir, "missing")) != nil || pictures("") != nil {
+		t.Fatal("a missing or unset folder has pictures")
+	}
+	st := demoStore(t)
+	h := build(t, func(ctx context.Context) *Hall {
+		return NewHallWith(ctx, newTestWindow(t, 1280, 720), st, nil, HallOptions{Layout: model.HallSplitList, Media: dir})
+	})
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the first picture", func() bool { return h.media != nil && h.media.pic.Visible() && h.media.pic.File == a })
 }

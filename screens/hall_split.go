@@ -111,12 +111,7 @@ func (m *hallMedia) showPicture(path string) {
 // turnPicture moves to the next picture of the media folder, read off the
 // UI goroutine: a folder on a slow share does not freeze the clock.
 func (h *Hall) turnPicture() {
-	pics := pictures(h.opt.Media)
-	next := ""
-	if len(pics) > 0 {
-		i := slices.Index(pics, h.lastPic) + 1 // the first after the last shown; 0 when it went away
-		next = pics[i%len(pics)]
-	}
+	next := nextPicture(pictures(h.opt.Media), h.lastPic)
 	h.lastPic = next
 	onUI(func() {
 		h.picture = next
@@ -124,6 +119,15 @@ func (h *Hall) turnPicture() {
 			h.media.showPicture(next)
 		}
 	})
+}
+
+// nextPicture is the picture after last in pics, the first when last is
+// "" or went away, and "" when there are none.
+func nextPicture(pics []string, last string) string {
+	if len(pics) == 0 {
+		return ""
+	}
+	return pics[(slices.Index(pics, last)+1)%len(pics)]
 }
 
 // pictures lists the still images of dir by name; none when dir is ""
