@@ -72,20 +72,21 @@ func newHallList(screen *fyne.Size) *hallList {
 		r.box.Hide()
 		objs = append(objs, r.box)
 	}
-	band := newTextLines(func() float32 { return min(screen.Width, screen.Height) * 0.075 })
-	band.title(tr("hall.waiting"))
+	most := func() float32 { return min(screen.Width, screen.Height) * 0.075 }
+	waiting, others := newTextLines(most), newTextLines(most)
+	waiting.title(tr("hall.waiting"))
 	for i := range l.svc {
-		l.svc[i] = band.line(colHallText)
+		l.svc[i] = waiting.line(colHallText)
 	}
-	band.title(tr("hall.passed"))
+	others.title(tr("hall.passed"))
 	for i := range l.passed {
-		l.passed[i] = band.line(colHallNum)
+		l.passed[i] = others.line(colHallNum)
 	}
-	band.title(tr("hall.windows"))
+	others.title(tr("hall.windows"))
 	for i := range l.wins {
-		l.wins[i] = band.line(colHallText)
+		l.wins[i] = others.line(colHallText)
 	}
-	l.band = band.box
+	l.band = withLayout(bandLayout{most}, waiting.box, others.box)
 	l.box = withLayout(l, append(objs, withLayout(inset{0.02}, l.band))...)
 	return l
 }
@@ -162,6 +163,43 @@ func (l *hallList) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (*hallList) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, 0) }
+
+// bandLayout puts the band's two columns of lines (the waiting counts;
+// the passed numbers and the windows) one above the other in a narrow
+// band, each as tall as its lines, and side by side in a wide one (a
+// portrait display's bottom band).
+type bandLayout struct{ most func() float32 }
+
+func (bl bandLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	a, b := objs[0], objs[1]
+	a.Move(fyne.NewPos(0, 0))
+	if size.Width > size.Height*1.5 {
+		w := size.Width / 2
+		a.Resize(fyne.NewSize(w, size.Height))
+		b.Move(fyne.NewPos(w, 0))
+		b.Resize(fyne.NewSize(size.Width-w, size.Height))
+		return
+	}
+	na, nb := shownLines(a), shownLines(b)
+	// The lines' own height when they are capped: no gap between the two.
+	h := min(size.Height*float32(na)/float32(max(na+nb, 1)), float32(na)*bl.most())
+	a.Resize(fyne.NewSize(size.Width, h))
+	b.Move(fyne.NewPos(0, h))
+	b.Resize(fyne.NewSize(size.Width, size.Height-h))
+}
+
+func (bandLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(0, 0) }
+
+// shownLines counts the lines of a textLines box that show.
+func shownLines(o fyne.CanvasObject) int {
+	n := 0
+	for _, l := range o.(*fyne.Container).Objects {
+		if lineShown(l) {
+			n++
+		}
+	}
+	return n
+}
 
 // fillLines writes lines into a fixed pool of texts and hides the rest,
 // so the column closes up.
