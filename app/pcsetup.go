@@ -33,6 +33,7 @@ func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 		Lang:            p.StringWithFallback(prefPrefix+"lang", "zh"),
 		Printer:         p.String(prefPrefix + "printer"),
 		LED:             p.String(prefPrefix + "led"),
+		Hotkeys:         p.String(prefPrefix + "hotkeys"),
 	}
 	return c, c.Role != ""
 }
@@ -52,6 +53,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"lang", c.Lang)
 	p.SetString(prefPrefix+"printer", c.Printer)
 	p.SetString(prefPrefix+"led", c.LED)
+	p.SetString(prefPrefix+"hotkeys", c.Hotkeys)
 	return nil
 }
 
@@ -88,7 +90,8 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	_, err := parseHotkeys(c.Hotkeys)
+	return err
 }
 
 // checkDevice parses a device address the way the driver will.
@@ -127,7 +130,13 @@ func (s prefsSetup) Load() screens.SetupValues {
 	return screens.SetupValues(c)
 }
 
-func (s prefsSetup) Keep(v screens.SetupValues) error { return SaveConfig(s.p, Config(v)) }
+// Keep saves the form's values; the form does not show the hotkeys, so
+// the PC keeps its own.
+func (s prefsSetup) Keep(v screens.SetupValues) error {
+	saved, _ := LoadConfig(s.p)
+	v.Hotkeys = saved.Hotkeys
+	return SaveConfig(s.p, Config(v))
+}
 
 func (prefsSetup) Encode(v screens.SetupValues) ([]byte, error) { return EncodePCSettings(Config(v)) }
 

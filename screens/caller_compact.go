@@ -31,6 +31,12 @@ const (
 // CallerActions are the five in button order (F1..F5 in the caller).
 var CallerActions = []CallerAction{ActionCall, ActionRecall, ActionPass, ActionStart, ActionFinish}
 
+// compactLabels are the strip's short button labels.
+var compactLabels = map[CallerAction]string{
+	ActionCall: "caller.compact_call", ActionRecall: "caller.compact_recall", ActionPass: "caller.compact_pass",
+	ActionStart: "caller.compact_start", ActionFinish: "caller.compact_finish",
+}
+
 // CompactSize is the strip's size.
 var CompactSize = fyne.NewSize(480, 64)
 
@@ -77,7 +83,7 @@ func (c *Caller) buildCompact() {
 	var grid []fyne.CanvasObject
 	for _, a := range CallerActions {
 		_, do := c.mainAction(a)
-		b := widget.NewButton(tr("caller.compact_"+string(a)), do)
+		b := widget.NewButton(tr(compactLabels[a]), do)
 		k.buttons, grid = append(k.buttons, b), append(grid, b)
 	}
 	k.buttons[0].Importance = widget.HighImportance

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,9 @@ func (c *Caller) BindHotkeys(src HotkeySource, keys map[CallerAction]string) err
 		}
 		if err := src.Grab(key, func() { onUI(func() { c.Trigger(a) }) }); err != nil {
 			errs = append(errs, err)
-			msgs = append(msgs, errText(err))
+			if m := errText(err); !slices.Contains(msgs, m) { // a desktop without hotkeys says so once
+				msgs = append(msgs, m)
+			}
 		}
 	}
 	if len(msgs) > 0 {

@@ -31,6 +31,10 @@ type SetupValues struct {
 	// setting, and an LED bar. Empty: none of its own.
 	Printer string `json:",omitempty"`
 	LED     string `json:",omitempty"`
+	// Hotkeys are a caller's global hotkeys, "call=F8,recall=F9,…"; empty
+	// is the default keys, "off" none. The form does not show them: they
+	// come from the command line or a settings file.
+	Hotkeys string `json:",omitempty"`
 }
 
 // SetupKeeper is the program's side of the setup form.
