@@ -5,11 +5,17 @@ package desk
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"sync"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 )
+
+// xgb logs to stderr what it also returns (a PC without ~/.Xauthority
+// logs two lines on every connection); the errors returned are enough.
+func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
 // x11Keys grabs keys on the root window of its own X connection: the X
 // server then sends their presses to it, whichever window has the focus.
