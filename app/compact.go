@@ -22,8 +22,17 @@ const prefCompact = prefPrefix + "caller_compact"
 // let go when ctx ends. It runs on the UI goroutine, with w shown.
 func callerDesk(ctx context.Context, p fyne.Preferences, w fyne.Window, c *screens.Caller, cfg Config,
 	openKeys func() (desk.Hotkeys, error), logf func(string, ...any)) {
+	// The menu bar would take a fifth of the strip's height; the setup
+	// stays on its keyboard shortcut (Ctrl+Shift+S).
+	menu := w.MainMenu()
 	c.SetOnCompact(func(on bool) {
 		p.SetBool(prefCompact, on)
+		if on {
+			w.SetMainMenu(nil)
+			w.Resize(screens.CompactSize)
+		} else {
+			w.SetMainMenu(menu)
+		}
 		if err := desk.KeepAbove(w, on); err != nil && !errors.Is(err, desk.ErrUnsupported) {
 			logf("keep the compact caller above other windows: %v", err)
 		}
