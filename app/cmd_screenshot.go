@@ -35,14 +35,20 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	width := fs.Int("width", 0, "width in pixels (default: the role's usual size)")
 	height := fs.Int("height", 0, "height in pixels")
 	lang := fs.String("lang", "zh", "zh or en")
+	compact := fs.Bool("compact", false, "the caller as its compact strip (虚拟呼叫器)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	rs, ok := roleScreens[model.Role(*role)]
 	size := rs.shot
+	if *compact {
+		size = screens.CompactSize
+	}
 	switch {
 	case !ok:
 		return model.Errorf(model.EInvalidInput, "--role 须为 %s，收到 %q (--role must be %s)", model.DesktopRoleNames("、", " 或 "), *role, model.DesktopRoleNames(", ", " or "))
+	case *compact && model.Role(*role) != model.RoleCaller:
+		return model.Errorf(model.EInvalidInput, "--compact 只用于 caller (--compact is for the caller only)")
 	case !strings.HasSuffix(strings.ToLower(*out), ".png"):
 		return model.Errorf(model.EInvalidInput, "--out 须为 .png 文件 (--out must name a .png file)")
 	case *width < 0 || *height < 0 || *width > 7680 || *height > 4320:
@@ -65,7 +71,7 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	// Off the main goroutine: Fyne's test driver runs fyne.Do in place
 	// everywhere else, which keeps the render synchronous.
 	done := make(chan error, 1)
-	go func() { done <- renderRole(ctx, model.Role(*role), *lang, size, f) }()
+	go func() { done <- renderRole(ctx, model.Role(*role), *lang, size, *compact, f) }()
 	if err := <-done; err != nil {
 		f.Close()
 		os.Remove(*out)
@@ -79,8 +85,8 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 // renderRole writes role's PNG, rendered on a fresh demo branch in a
-// temporary folder.
-func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Size, out io.Writer) error {
+// temporary folder; compact shows the caller as its strip.
+func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Size, compact bool, out io.Writer) error {
 	dir, err := os.MkdirTemp("", "jiaohao-shot-")
 	if err != nil {
 		return fmt.Errorf("temporary folder: %w", err)
@@ -112,6 +118,9 @@ func renderRole(ctx context.Context, role model.Role, lang string, size fyne.Siz
 		return model.Errorf(model.EUnavailable, "the %s screen did not load its data", role)
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	if c, ok := s.(*screens.Caller); ok && compact {
+		offscreen.Do(func() { c.SetCompact(true) })
 	}
 	qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer qcancel()
