@@ -80,9 +80,11 @@ func TestCompactStripUnderXvfb(t *testing.T) {
 		out, _ := exec.Command("xprop", "-id", win, "_NET_WM_STATE").Output()
 		return strings.Contains(string(out), "_NET_WM_STATE_ABOVE")
 	})
-	if geo := xdotool(t, "getwindowgeometry", win); !strings.Contains(geo, "Geometry: 480x64") {
-		t.Errorf("the strip is not 480×64:\n%s", geo)
-	}
+	// The window manager's part (here the X server's) of a resize comes
+	// after the program asks.
+	eventually(t, "the strip at 480×64", func() bool {
+		return strings.Contains(xdotool(t, "getwindowgeometry", win), "Geometry: 480x64")
+	})
 
 	focus := newFocusedClient(t)
 	focus.hasFocus(t)

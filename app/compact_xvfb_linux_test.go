@@ -141,27 +141,6 @@ func xdotool(t *testing.T, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// eventually waits for cond; the deadline only turns a hang into a failure.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func ticketStatus(t *testing.T, st model.Store, id int64) model.Ticket {
-	t.Helper()
-	tk, err := st.Ticket(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tk
-}
-
 func TestHotkeyUnderXvfb(t *testing.T) {
 	xvfb(t)
 	// Another program holds F9 before the caller starts.
