@@ -8,6 +8,7 @@ require (
 	github.com/glebarez/sqlite v1.11.0
 	github.com/go-sql-driver/mysql v1.8.1
 	github.com/jackc/pgx/v5 v5.10.0
+	github.com/jezek/xgb v1.1.1
 	github.com/jung-kurt/gofpdf v1.16.2
 	github.com/microsoft/go-mssqldb v1.8.2
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e

@@ -37,6 +37,7 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	lang := fs.String("lang", "zh", "zh or en")
 	layout := fs.String("layout", "", "the hall screen's layout: list, tiles, split-list or split-tiles (default: the branch's)")
 	media := fs.String("media", "", "the hall screen's folder of still images, for the split layouts")
+	compact := fs.Bool("compact", false, "the caller as its compact strip (虚拟呼叫器)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,9 +48,14 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	rs, ok := roleScreens[model.Role(*role)]
 	size := rs.shot
+	if *compact {
+		size = screens.CompactSize
+	}
 	switch {
 	case !ok:
 		return model.Errorf(model.EInvalidInput, "--role 须为 %s，收到 %q (--role must be %s)", model.DesktopRoleNames("、", " 或 "), *role, model.DesktopRoleNames(", ", " or "))
+	case *compact && model.Role(*role) != model.RoleCaller:
+		return model.Errorf(model.EInvalidInput, "--compact 只用于 caller (--compact is for the caller only)")
 	case !strings.HasSuffix(strings.ToLower(*out), ".png"):
 		return model.Errorf(model.EInvalidInput, "--out 须为 .png 文件 (--out must name a .png file)")
 	case *width < 0 || *height < 0 || *width > 7680 || *height > 4320:
@@ -73,7 +79,7 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	// everywhere else, which keeps the render synchronous.
 	done := make(chan error, 1)
 	go func() {
-		done <- renderRole(ctx, Config{Role: model.Role(*role), Window: 2, Lang: *lang, HallLayout: model.HallLayout(*layout), Media: *media}, size, f)
+		done <- renderRole(ctx, Config{Role: model.Role(*role), Window: 2, Lang: *lang, HallLayout: model.HallLayout(*layout), Media: *media}, size, *compact, f)
 	}()
 	if err := <-done; err != nil {
 		f.Close()
@@ -88,8 +94,8 @@ func runScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 // renderRole writes role's PNG, rendered on a fresh demo branch in a
-// temporary folder.
-func renderRole(ctx context.Context, cfg Config, size fyne.Size, out io.Writer) error {
+// temporary folder; compact shows the caller as its strip.
+func renderRole(ctx context.Context, cfg Config, size fyne.Size, compact bool, out io.Writer) error {
 	role := cfg.Role
 	dir, err := os.MkdirTemp("", "jiaohao-shot-")
 	if err != nil {
@@ -121,6 +127,9 @@ func renderRole(ctx context.Context, cfg Config, size fyne.Size, out io.Writer) 
 		return model.Errorf(model.EUnavailable, "the %s screen did not load its data", role)
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	if c, ok := s.(*screens.Caller); ok && compact {
+		offscreen.Do(func() { c.SetCompact(true) })
 	}
 	qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer qcancel()

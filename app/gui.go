@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/app/desk"
 	"jiaohao/assets"
 	"jiaohao/model"
 	"jiaohao/screens"
@@ -35,6 +36,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar(&f.Lang, "lang", "", "zh or en")
 	fs.StringVar(&f.Printer, "printer", "", "this kiosk's own ticket printer, over the branch's setting: escpos+serial://COM3, escpos+tcp://192.168.1.50:9100, spool:NAME")
 	fs.StringVar(&f.LED, "led", "", "an LED bar on this PC's serial port: led+serial:///dev/ttyUSB1?baud=9600&encoding=gb2312&prefix=AA55&suffix=0D0A&lines=3")
+	fs.StringVar(&f.Hotkeys, "hotkeys", "", "a caller's global hotkeys: call=F8,recall=F9,pass=F10,start=F11,finish=F12 (the default), ctrl+alt+letter too, or off")
 	windowed := fs.Bool("windowed", false, "keep the kiosk, the hall screen and the window screen out of full screen")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -172,7 +174,9 @@ func (l *launcher) start(cfg Config) {
 				return
 			}
 			l.be = be
-			be.build(ctx, l.app, w, cfg)
+			if c, ok := be.build(ctx, l.app, w, cfg).(*screens.Caller); ok {
+				callerDesk(ctx, l.app.Preferences(), w, c, cfg, desk.OpenHotkeys, l.logf)
+			}
 		})
 	}()
 }

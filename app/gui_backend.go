@@ -293,8 +293,8 @@ func (n noPrinter) Print(_ context.Context, s printing.Slip) error {
 func (noPrinter) String() string { return "none" }
 
 // build puts the role's screen in w; it runs on the UI goroutine.
-func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg Config) {
-	roleScreens[cfg.Role].build(ctx, a, w, be, cfg)
+func (be *backend) build(ctx context.Context, a fyne.App, w fyne.Window, cfg Config) roleView {
+	return roleScreens[cfg.Role].build(ctx, a, w, be, cfg)
 }
 
 // close releases everything in reverse order of opening.
@@ -341,6 +341,9 @@ func overrideConfig(c Config, set map[string]bool, f Config) Config {
 	}
 	if set["led"] {
 		c.LED = f.LED
+	}
+	if set["hotkeys"] {
+		c.Hotkeys = f.Hotkeys
 	}
 	return c
 }

@@ -35,6 +35,7 @@ func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 		LED:             p.String(prefPrefix + "led"),
 		HallLayout:      model.HallLayout(p.String(prefPrefix + "hall_layout")),
 		Media:           p.String(prefPrefix + "media"),
+		Hotkeys:         p.String(prefPrefix + "hotkeys"),
 	}
 	return c, c.Role != ""
 }
@@ -56,6 +57,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"led", c.LED)
 	p.SetString(prefPrefix+"hall_layout", string(c.HallLayout))
 	p.SetString(prefPrefix+"media", c.Media)
+	p.SetString(prefPrefix+"hotkeys", c.Hotkeys)
 	return nil
 }
 
@@ -94,7 +96,8 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	_, err := parseHotkeys(c.Hotkeys)
+	return err
 }
 
 // checkDevice parses a device address the way the driver will.
@@ -133,7 +136,13 @@ func (s prefsSetup) Load() screens.SetupValues {
 	return screens.SetupValues(c)
 }
 
-func (s prefsSetup) Keep(v screens.SetupValues) error { return SaveConfig(s.p, Config(v)) }
+// Keep saves the form's values; the form does not show the hotkeys, so
+// the PC keeps its own.
+func (s prefsSetup) Keep(v screens.SetupValues) error {
+	saved, _ := LoadConfig(s.p)
+	v.Hotkeys = saved.Hotkeys
+	return SaveConfig(s.p, Config(v))
+}
 
 func (prefsSetup) Encode(v screens.SetupValues) ([]byte, error) { return EncodePCSettings(Config(v)) }
 

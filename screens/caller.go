@@ -35,6 +35,7 @@ type Caller struct {
 	lunch, switchB *widget.Button
 	passedBox *fyne.Container
 	take      *callerTake
+	compact   *callerCompact
 	content   fyne.CanvasObject
 }
 
@@ -81,11 +82,12 @@ func (c *Caller) build() {
 	c.switchB = widget.NewButton(tr("caller.switch"), c.doSwitch)
 
 	c.take = newCallerTake(c)
+	c.buildCompact()
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
 		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB, c.take.btn)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
-	top := container.NewBorder(nil, nil, nil, c.linkLbl, c.title)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(c.linkLbl, c.compact.enter), c.title)
 	body := container.NewVBox(c.number, c.info, widget.NewSeparator(), c.waiting, buttons, c.msg)
 	c.content = container.NewBorder(top, nil, nil, nil, container.NewVSplit(body, passed))
 }
@@ -148,6 +150,7 @@ func (c *Caller) refresh() {
 	d, ok := c.desk(ws), known && !c.busy
 	c.enableButtons(d, ok)
 	c.refreshPassed(d, ok)
+	c.refreshCompact(name, ws)
 }
 
 // desk is this window as the model's rules see it, holding c.cur.
@@ -208,10 +211,19 @@ func (c *Caller) refreshPassed(d model.Desk, ok bool) {
 
 // typedKey maps F1..F5 to the main actions, like the classic caller.
 func (c *Caller) typedKey(ev *fyne.KeyEvent) {
-	keys := map[fyne.KeyName]*widget.Button{
-		fyne.KeyF1: c.call, fyne.KeyF2: c.recall, fyne.KeyF3: c.pass, fyne.KeyF4: c.startB, fyne.KeyF5: c.finish,
+	keys := map[fyne.KeyName]CallerAction{
+		fyne.KeyF1: ActionCall, fyne.KeyF2: ActionRecall, fyne.KeyF3: ActionPass, fyne.KeyF4: ActionStart, fyne.KeyF5: ActionFinish,
 	}
-	if b, ok := keys[ev.Name]; ok && !b.Disabled() {
+	if a, ok := keys[ev.Name]; ok {
+		c.Trigger(a)
+	}
+}
+
+// Trigger runs a as a tap on its button would, and nothing while the
+// button is off: the function keys and the global hotkeys come here. It
+// runs on the UI goroutine.
+func (c *Caller) Trigger(a CallerAction) {
+	if b, _ := c.mainAction(a); b != nil && !b.Disabled() {
 		b.OnTapped()
 	}
 }

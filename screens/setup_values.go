@@ -35,6 +35,10 @@ type SetupValues struct {
 	// and the folder of still images its split layouts show.
 	HallLayout model.HallLayout `json:",omitempty"`
 	Media      string           `json:",omitempty"`
+	// Hotkeys are a caller's global hotkeys, "call=F8,recall=F9,…"; empty
+	// is the default keys, "off" none. The form does not show them: they
+	// come from the command line or a settings file.
+	Hotkeys string `json:",omitempty"`
 }
 
 // SetupKeeper is the program's side of the setup form.
