@@ -220,3 +220,13 @@ func firstVersionAt(ctx context.Context, live Live, upTo int64, start time.Time)
 	}
 	return min(lo, upTo), nil
 }
+
+// ClockText is a duration as m:ss, or h:mm:ss from an hour: how the
+// report and the dashboard show a wait.
+func ClockText(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

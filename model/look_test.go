@@ -28,7 +28,7 @@ func TestParseLookRefusesLowContrastWithSentence(t *testing.T) {
 	for _, v := range []string{
 		"background=#ffffff&number=#777777&text=#000000", // number on background 4.48:1
 		"background=#ffffff&number=#000000&text=#eeeeee", // text on background
-		"highlight=#ffffff",                              // white text on a white highlight
+		"highlight=#ffffff", // white text on a white highlight
 	} {
 		_, err := ParseLook(v)
 		if !IsCode(err, ELowContrast) {
