@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"testing"
 
 	"jiaohao/dao/daotest"
@@ -12,12 +13,14 @@ import (
 	"jiaohao/model"
 )
 
-// logoPNG is a w×h PNG of varied pixels, so it does not compress to nothing.
+// logoPNG is a w×h PNG of noise, so it stays large: over what a plain
+// BLOB column holds on MySQL.
 func logoPNG(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	r := rand.New(rand.NewPCG(1, 2))
 	for i := range img.Pix {
-		img.Pix[i] = byte(i*31 + i/7)
+		img.Pix[i] = byte(r.IntN(256))
 	}
 	var b bytes.Buffer
 	if err := png.Encode(&b, img); err != nil {
@@ -53,6 +56,9 @@ func TestBranchLookRoundTripsAndLowContrastChangesNothing(t *testing.T) {
 			t.Fatalf("a fresh branch has a logo of %d bytes", len(got))
 		}
 		logo := logoPNG(t, 300, 120)
+		if len(logo) <= 1<<16 {
+			t.Fatalf("the test logo is %d bytes: it must not fit a 64 KiB column", len(logo))
+		}
 		okAny(t, s.SetLogo(bg, logo))
 		if got := val(s.Logo(bg))(t); !bytes.Equal(got, logo) {
 			t.Fatalf("logo read back %d bytes, want the %d stored", len(got), len(logo))
