@@ -34,6 +34,12 @@ type Hall struct {
 	say  chan model.Ticket
 	down bool // the link to the queue is lost
 
+	w        fyne.Window
+	pal      palette      // the branch's colours, or the hall's own
+	logoData []byte       // the branch logo, nil: none
+	last     model.Change // the state on screen, to draw again in new colours
+	logo     *logoView
+
 	sc                          scaler
 	rows                        [hallRows]hallRow
 	svc                         [hallSvc]*canvas.Text
@@ -59,7 +65,7 @@ func NewHall(ctx context.Context, w fyne.Window, st model.Store, ann Announcer) 
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}
-	h := &Hall{ann: ann, say: make(chan model.Ticket, 64)}
+	h := &Hall{ann: ann, say: make(chan model.Ticket, 64), w: w, pal: hallPalette(model.Look{})}
 	h.build()
 	w.SetPadded(false)
 	w.SetContent(h.content)
@@ -73,53 +79,59 @@ func NewHall(ctx context.Context, w fyne.Window, st model.Store, ann Announcer) 
 func (h *Hall) Content() fyne.CanvasObject { return h.content }
 
 func (h *Hall) build() {
-	sc := &h.sc
-	h.branch = sc.add(canvas.NewText("", colHallText), 44)
-	h.date = sc.add(canvas.NewText("", colDim), 34)
-	h.clockT = sc.add(canvas.NewText("", colHallText), 44)
+	sc, pal := &h.sc, h.pal
+	h.branch = sc.add(canvas.NewText("", pal.text), 44)
+	h.date = sc.add(canvas.NewText("", pal.sub), 34)
+	h.clockT = sc.add(canvas.NewText("", pal.text), 44)
 	h.linkT = sc.add(canvas.NewText("", colHallHot), 36)
-	h.header = container.NewBorder(nil, nil, h.branch, container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
+	h.logo = newLogoView(h.branch)
+	h.logo.set(h.logoData)
+	h.header = container.NewBorder(nil, nil, container.NewHBox(h.logo.box, h.branch), container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
 
-	left := container.NewVBox(sc.add(canvas.NewText(tr("hall.now_calling"), colDim), 36))
+	left := container.NewVBox(sc.add(canvas.NewText(tr("hall.now_calling"), pal.sub), 36))
 	for i := range h.rows {
 		r := &h.rows[i]
-		r.bg = canvas.NewRectangle(colHallRow)
-		r.num = sc.add(bigText("", 130, colHallNum), 130)
-		r.win = sc.add(bigText("", 96, colHallText), 96)
+		r.bg = canvas.NewRectangle(pal.row)
+		r.num = sc.add(bigText("", 130, pal.num), 130)
+		r.win = sc.add(bigText("", 96, pal.text), 96)
 		r.box = container.NewStack(r.bg, container.NewGridWithColumns(2, r.num, r.win))
 		r.box.Hide()
 		left.Add(r.box)
 	}
-	right := container.NewVBox(sc.add(canvas.NewText(tr("hall.waiting"), colDim), 36))
+	right := container.NewVBox(sc.add(canvas.NewText(tr("hall.waiting"), pal.sub), 36))
 	for i := range h.svc {
-		h.svc[i] = sc.add(canvas.NewText("", colHallText), 40)
+		h.svc[i] = sc.add(canvas.NewText("", pal.text), 40)
 		right.Add(h.svc[i])
 	}
-	right.Add(sc.add(canvas.NewText(tr("hall.passed"), colDim), 36))
+	right.Add(sc.add(canvas.NewText(tr("hall.passed"), pal.sub), 36))
 	for i := range h.passed {
-		h.passed[i] = sc.add(canvas.NewText("", colHallNum), 40)
+		h.passed[i] = sc.add(canvas.NewText("", pal.num), 40)
 		right.Add(h.passed[i])
 	}
-	right.Add(sc.add(canvas.NewText(tr("hall.recent"), colDim), 36))
+	right.Add(sc.add(canvas.NewText(tr("hall.recent"), pal.sub), 36))
 	for i := range h.recent {
-		h.recent[i] = sc.add(canvas.NewText("", colHallText), 34)
+		h.recent[i] = sc.add(canvas.NewText("", pal.text), 34)
 		right.Add(h.recent[i])
 	}
-	right.Add(sc.add(canvas.NewText(tr("hall.windows"), colDim), 30))
+	right.Add(sc.add(canvas.NewText(tr("hall.windows"), pal.sub), 30))
 	for i := range h.wins {
-		h.wins[i] = sc.add(canvas.NewText("", colHallText), 30)
+		h.wins[i] = sc.add(canvas.NewText("", pal.text), 30)
 		right.Add(h.wins[i])
 	}
-	h.notice = newMarquee(sc, 40, colHallNum)
+	h.notice = newMarquee(sc, 40, pal.num)
 	body := withLayout(ratio{0.62}, container.NewPadded(left), container.NewPadded(right))
 	inner := container.NewBorder(container.NewPadded(h.header), h.notice.box, nil, nil, body)
-	h.content = withLayout(sc, canvas.NewRectangle(colHallBg), inner)
+	h.content = withLayout(sc, canvas.NewRectangle(pal.bg), inner)
 	h.showClock()
 }
 
 // show takes a new live state on the UI goroutine.
 func (h *Hall) show(u model.Change) {
 	s := u.Snapshot
+	h.last = model.Change{Snapshot: s}
+	if u.Reloaded {
+		h.loadLook(h.applyLook)
+	}
 	setText(h.branch, s.Branch)
 	h.notice.set(s.Notice)
 	now := inProgress(s)
@@ -131,9 +143,9 @@ func (h *Hall) show(u model.Change) {
 		}
 		setText(r.num, numberText(now[i]))
 		setText(r.win, tr("hall.to_window", kv("N", now[i].Window)))
-		r.bg.FillColor = colHallRow
+		r.bg.FillColor = h.pal.row
 		if i == 0 {
-			r.bg.FillColor = colHallHot
+			r.bg.FillColor = h.pal.hot
 		}
 		r.bg.Refresh()
 		r.box.Show()
@@ -198,16 +210,35 @@ func (h *Hall) startFlash() {
 	if h.flash != nil {
 		h.flash.Stop()
 	}
-	bg := h.rows[0].bg
+	bg, pal := h.rows[0].bg, h.pal
 	h.flash = fyne.NewAnimation(4*time.Second, func(p float32) {
-		bg.FillColor = colHallHot
+		bg.FillColor = pal.hot
 		if p < 1 && int(p*16)%2 == 1 {
-			bg.FillColor = colHallNum
+			bg.FillColor = pal.num
 		}
 		bg.Refresh()
 	})
 	h.flash.Curve = fyne.AnimationLinear
 	h.flash.Start()
+}
+
+// applyLook takes the branch's colours and logo: new colours draw the
+// screen again, in the state it shows.
+func (h *Hall) applyLook(st model.Settings, logo []byte) {
+	h.logoData = logo
+	if pal := hallPalette(st.Look); pal != h.pal {
+		h.pal = pal
+		if h.flash != nil {
+			h.flash.Stop()
+		}
+		h.notice.stop()
+		h.sc = scaler{}
+		h.build()
+		h.w.SetContent(h.content)
+		h.show(h.last)
+	}
+	h.logo.set(logo)
+	h.header.Refresh()
 }
 
 func (h *Hall) link(up bool) {
@@ -244,7 +275,7 @@ func (h *Hall) tick(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			onUI(h.notice.stop)
+			onUI(func() { h.notice.stop() }) // the notice of the build on screen
 			return
 		case <-t.C:
 			onUI(h.showClock)
