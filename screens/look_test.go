@@ -1,0 +1,108 @@
+package screens
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+
+	"jiaohao/model"
+)
+
+// testLogo is a small PNG, wider than tall like most logos.
+func testLogo(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 60, 20))
+	for i := range img.Pix {
+		img.Pix[i] = 0xc0
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+const lightLook = "background=#f5f0e1&number=#8b0000&highlight=#ffd54f&text=#1a1a1a"
+
+func rootFill(o fyne.CanvasObject) color.Color {
+	return o.(*fyne.Container).Objects[0].(*canvas.Rectangle).FillColor
+}
+
+func logoShown(l *logoView, data []byte) bool {
+	r, ok := l.img.Resource.(*fyne.StaticResource)
+	return ok && l.box.Visible() && bytes.Equal(r.StaticContent, data)
+}
+
+func TestHallFollowsBranchColoursAndLogo(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	take(t, st, "A", 1)
+	if _, err := st.CallNext(ctx, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, st, &recorder{}) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the hall's own colours", func() bool {
+		return rootFill(h.content) == colHallBg && h.rows[0].box.Visible() && h.rows[0].num.Color == colHallNum
+	})
+
+	// Set while the hall runs: it follows through the configuration event.
+	logo := testLogo(t)
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetLogo(ctx, logo); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the branch's colours and logo on the hall", func() bool {
+		r := h.rows[0]
+		return rootFill(h.content) == look.Background && r.box.Visible() && r.num.Color == look.Number &&
+			r.win.Color == look.Text && r.bg.FillColor == look.Highlight && h.branch.Color == look.Text &&
+			logoShown(h.logo, logo) && w.Content() == h.content
+	})
+
+	// A refused pair changes nothing on screen either.
+	if err := st.SetSetting(ctx, "colors", "background=#f5f0e1&number=#f0e0d0"); !model.IsCode(err, model.ELowContrast) {
+		t.Fatalf("a pale number on cream = %v, want %s", err, model.ELowContrast)
+	}
+	if err := st.SetLogo(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the logo removed, the colours kept", func() bool {
+		return !h.logo.box.Visible() && rootFill(h.content) == look.Background && h.rows[0].num.Color == look.Number
+	})
+}
+
+func TestKioskShowsBranchColoursAndLogo(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	logo := testLogo(t)
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetLogo(ctx, logo); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "the branch's colours and logo on the kiosk", func() bool {
+		return rootFill(k.content) == look.Background && k.overlayBg.FillColor == look.Background &&
+			k.number.Color == look.Number && k.branch.Color == look.Text && logoShown(k.logo, logo) &&
+			len(k.tileBtn) == 3
+	})
+	// The number a customer takes shows in the branch's number colour.
+	WithUI(func() { k.tileBtn[0].OnTapped() })
+	waitFor(t, "the number on the branch's background", func() bool {
+		return k.overlay.Visible() && k.number.Text != "" && k.number.Color == look.Number && k.overlayBg.FillColor == look.Background
+	})
+}
