@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
 )
@@ -105,4 +106,26 @@ func TestKioskShowsBranchColoursAndLogo(t *testing.T) {
 	waitFor(t, "the number on the branch's background", func() bool {
 		return k.overlay.Visible() && k.number.Text != "" && k.number.Color == look.Number && k.overlayBg.FillColor == look.Background
 	})
+}
+
+func TestManagerSetsTheLogoFromAFile(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1024, 768)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	f := m.settings.logo
+	waitFor(t, "no logo yet", func() bool { return f.state.Text == "未设置标志 (PNG 或 JPEG，最大 256 KB)" })
+
+	logo := testLogo(t)
+	WithUI(func() { f.saveFrom(bytes.NewReader(logo)) })
+	waitFor(t, "the logo saved", func() bool { return f.msg.Text == tr("settings.logo_saved") && f.preview.Resource != nil })
+	if got, err := st.Logo(context.Background()); err != nil || !bytes.Equal(got, logo) {
+		t.Fatalf("the store has %d bytes (%v), want the file's %d", len(got), err, len(logo))
+	}
+	// A file that is no image: the store's sentence, and the logo stays.
+	WithUI(func() { f.saveFrom(bytes.NewReader([]byte("not an image at all"))) })
+	waitFor(t, "the refusal", func() bool { return f.msg.Importance == widget.DangerImportance && f.msg.Text != "" })
+	if got, _ := st.Logo(context.Background()); !bytes.Equal(got, logo) {
+		t.Fatal("a refused file replaced the logo")
+	}
 }
