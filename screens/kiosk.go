@@ -38,6 +38,7 @@ type Kiosk struct {
 
 	pal           palette
 	logo          *logoView
+	notice        *marquee
 	bg, overlayBg *canvas.Rectangle
 	title         *canvas.Text
 
@@ -100,7 +101,11 @@ func (k *Kiosk) build() {
 	k.overlay = container.NewStack(k.overlayBg, container.NewCenter(card))
 	k.overlay.Hide()
 
-	main := container.NewBorder(container.NewPadded(k.header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
+	// The branch's notice runs along the bottom, as on the hall, while it has one.
+	k.notice = newMarquee(sc, 36, k.pal.text)
+	k.notice.box.Hide()
+	bottom := container.NewVBox(container.NewPadded(footer), k.notice.box)
+	main := container.NewBorder(container.NewPadded(k.header), bottom, nil, nil, container.NewPadded(k.tiles))
 	k.bg = canvas.NewRectangle(k.pal.bg)
 	k.content = withLayout(sc, k.bg, main, k.overlay)
 	k.showClock()
@@ -113,6 +118,10 @@ func (k *Kiosk) show(u model.Change) {
 		k.loadSettings()
 	}
 	setText(k.branch, u.Snapshot.Branch)
+	if k.notice.set(u.Snapshot.Notice); (u.Snapshot.Notice == "") != k.notice.box.Hidden {
+		k.notice.box.Hidden = u.Snapshot.Notice == ""
+		k.content.Refresh()
+	}
 	k.askEstimates()
 	k.refresh()
 }
@@ -144,8 +153,8 @@ func (k *Kiosk) applyLook(pal palette) {
 	k.bg.FillColor, k.overlayBg.FillColor = pal.bg, pal.bg
 	k.branch.Color, k.clockT.Color, k.title.Color = pal.text, pal.text, pal.text
 	k.number.Color = pal.num
-	k.ahead.Color, k.eta.Color = pal.sub, pal.sub
-	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta} {
+	k.ahead.Color, k.eta.Color, k.notice.text.Color = pal.sub, pal.sub, pal.text
+	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text} {
 		o.Refresh()
 	}
 }
@@ -242,6 +251,7 @@ func (k *Kiosk) tick(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			onUI(k.notice.stop)
 			return
 		case <-t.C:
 			onUI(func() {

@@ -92,6 +92,9 @@ func TestKioskShowsBranchColoursAndLogo(t *testing.T) {
 	if err := st.SetLogo(ctx, logo); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.SetSetting(ctx, "notice", "今日理财讲座 14:00"); err != nil {
+		t.Fatal(err)
+	}
 	look, _ := model.ParseLook(lightLook)
 	w := newTestWindow(t, 1280, 720)
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
@@ -99,6 +102,7 @@ func TestKioskShowsBranchColoursAndLogo(t *testing.T) {
 	waitFor(t, "the branch's colours and logo on the kiosk", func() bool {
 		return rootFill(k.content) == look.Background && k.overlayBg.FillColor == look.Background &&
 			k.number.Color == look.Number && k.branch.Color == look.Text && logoShown(k.logo, logo) &&
+			k.notice.box.Visible() && k.notice.text.Text == "今日理财讲座 14:00" && k.notice.text.Color == look.Text &&
 			len(k.tileBtn) == 3
 	})
 	// The number a customer takes shows in the branch's number colour.
