@@ -13,6 +13,9 @@ import (
 	"jiaohao/model"
 )
 
+// dayLoadTimeout bounds one rebuild of the day from the event log.
+const dayLoadTimeout = time.Minute
+
 // dashTiles are the dashboard's figures, in the order shown.
 var dashTiles = []string{"taken", "served", "waiting", "longest", "avg_wait", "passed", "windows"}
 
@@ -72,7 +75,9 @@ func (d *dashboard) rebuild(s model.Snapshot) {
 	gen := d.gen
 	d.board, d.pending = nil, nil
 	var got *model.DayBoard
-	d.m.async(func(ctx context.Context) error {
+	// A long day over a peer link is many pages of events: more than one
+	// button's bound.
+	d.m.asyncFor(dayLoadTimeout, func(ctx context.Context) error {
 		b, err := loadDay(ctx, d.m.st, s)
 		got = b
 		return err
