@@ -80,7 +80,7 @@ func (k *Kiosk) build() {
 	k.branch.TextStyle.Bold = true
 	k.clockT = sc.add(canvas.NewText("", k.pal.text), 40)
 	k.title = sc.add(canvas.NewText(tr("kiosk.choose"), k.pal.text), 40)
-	k.state = sc.add(canvas.NewText("", colWarn), 44)
+	k.state = sc.add(canvas.NewText("", k.pal.warn), 44)
 	k.state.Alignment = fyne.TextAlignCenter
 	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
 	k.vipBtn.Hide()
@@ -153,8 +153,8 @@ func (k *Kiosk) applyLook(pal palette) {
 	k.bg.FillColor, k.overlayBg.FillColor = pal.bg, pal.bg
 	k.branch.Color, k.clockT.Color, k.title.Color = pal.text, pal.text, pal.text
 	k.number.Color = pal.num
-	k.ahead.Color, k.eta.Color, k.notice.text.Color = pal.sub, pal.sub, pal.text
-	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text} {
+	k.ahead.Color, k.eta.Color, k.notice.text.Color, k.state.Color = pal.sub, pal.sub, pal.text, pal.warn
+	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text, k.state} {
 		o.Refresh()
 	}
 }

@@ -25,15 +25,19 @@ type palette struct {
 	hot  color.Color // the newest call's row
 	text color.Color // names, windows, the clock
 	sub  color.Color // captions and secondary lines
+	// warn is what staff or customers must notice (the link lost, the
+	// kiosk closed). The branch's look has no warning colour, and red is
+	// unreadable on many backgrounds: there it is the checked text colour.
+	warn color.Color
 }
 
 // hallPalette is the hall screen's: dark for contrast at a distance.
 func hallPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim}
+		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colHallHot}
 	}
 	// One text colour on one background: the pairs CheckContrast passed.
-	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text}
+	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text}
 }
 
 // kioskPalette is the kiosk's: light paper with the brand colour. Its
@@ -41,9 +45,9 @@ func hallPalette(l model.Look) palette {
 // colours, readable on either.
 func kioskPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colPaper, row: colPaper, num: colBrand, hot: colBrand, text: colBrand, sub: colHallRow}
+		return palette{bg: colPaper, row: colPaper, num: colBrand, hot: colBrand, text: colBrand, sub: colHallRow, warn: colWarn}
 	}
-	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text}
+	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text}
 }
 
 // loadLook reads the branch settings and logo off the UI goroutine after

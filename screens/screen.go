@@ -83,7 +83,7 @@ func (h *Hall) build() {
 	h.branch = sc.add(canvas.NewText("", pal.text), 44)
 	h.date = sc.add(canvas.NewText("", pal.sub), 34)
 	h.clockT = sc.add(canvas.NewText("", pal.text), 44)
-	h.linkT = sc.add(canvas.NewText("", colHallHot), 36)
+	h.linkT = sc.add(canvas.NewText("", pal.warn), 36)
 	h.logo = newLogoView(h.branch)
 	h.logo.set(h.logoData)
 	h.header = container.NewBorder(nil, nil, container.NewHBox(h.logo.box, h.branch), container.NewHBox(h.date, h.clockT), container.NewCenter(h.linkT))
