@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"testing"
 
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -31,7 +33,10 @@ func logoPNG(t testing.TB, w, h int) []byte {
 // the database: the manager sets them, every PC reads them back, and a
 // low-contrast pair or a broken image is one sentence that changes nothing.
 func TestBranchLookOverThePeerAPI(t *testing.T) {
-	e := newEnv(t, Options{})
+	daotest.Each(t, func(t *testing.T, st *sqlstore.GormStore) { branchLookOverThePeerAPI(t, newEnvOn(t, st, Options{})) })
+}
+
+func branchLookOverThePeerAPI(t *testing.T, e *env) {
 	ctx := context.Background()
 	mgr, screen := e.client(t, model.RoleManager), e.client(t, model.RoleScreen)
 
