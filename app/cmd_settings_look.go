@@ -21,7 +21,7 @@ func settingsLook(ctx context.Context, verb string, args []string, stdout, stder
 	dsn := dbFlag(fs)
 	file := fs.String("file", "", "the PNG or JPEG logo, at most 256 KB (logo)")
 	remove := fs.Bool("clear", false, "remove the logo (logo)")
-	value := fs.String("value", "", `the branch colours, e.g. "background=#0a1628&number=#ffd54f&highlight=#c62828&text=#ffffff"; "" for each screen's own (colors)`)
+	value := fs.String("value", "", `the branch colours, e.g. "background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff"; "" for each screen's own (colors)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -26,11 +26,12 @@ type Look struct {
 }
 
 // DefaultLook is the hall's own palette: what a "colors" value leaves out
-// keeps these.
+// keeps these. The highlight is a deep red: the gold number on the
+// lighter #c62828 is 3.98:1, under MinContrast.
 var DefaultLook = Look{
 	Background: color.NRGBA{R: 0x0a, G: 0x16, B: 0x28, A: 0xff},
 	Number:     color.NRGBA{R: 0xff, G: 0xd5, B: 0x4f, A: 0xff},
-	Highlight:  color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff},
+	Highlight:  color.NRGBA{R: 0xb7, G: 0x1c, B: 0x1c, A: 0xff},
 	Text:       color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff},
 }
 
@@ -56,7 +57,7 @@ func (l *Look) part(name string) *color.NRGBA {
 }
 
 // ParseLook reads the "colors" setting: background=#0a1628&number=#ffd54f
-// &highlight=#c62828&text=#ffffff, any part left out keeping DefaultLook's.
+// &highlight=#b71c1c&text=#ffffff, any part left out keeping DefaultLook's.
 // "" is no branch colours. One value holds all four so a change from a
 // dark to a light look is one step: colour by colour, each intermediate
 // pair could be unreadable and refused. A wrong value, or one whose text
@@ -69,7 +70,7 @@ func ParseLook(v string) (Look, error) {
 	l.Set = true
 	q, err := url.ParseQuery(strings.TrimSpace(v))
 	if err != nil {
-		return l, Errorf(EInvalidInput, "颜色设置应为 background=#0a1628&number=#ffd54f&highlight=#c62828&text=#ffffff，收到 %q (colors must be background=…&number=…&highlight=…&text=…)", v)
+		return l, Errorf(EInvalidInput, "颜色设置应为 background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff，收到 %q (colors must be background=…&number=…&highlight=…&text=…)", v)
 	}
 	for k, vals := range q {
 		p := l.part(k)
@@ -132,8 +133,8 @@ func ContrastRatio(a, b color.NRGBA) float64 {
 }
 
 // CheckContrast refuses a look whose text cannot be read: the number and
-// the text on the background, the text on the highlight, each at least
-// MinContrast. The refusal is ELowContrast and names the pair.
+// the text on the background, the number and the text on the highlight
+// (the newest call's row holds both), each at least MinContrast. The refusal is ELowContrast and names the pair.
 func CheckContrast(l Look) error {
 	pairs := []struct {
 		zh, en   string
@@ -141,6 +142,7 @@ func CheckContrast(l Look) error {
 	}{
 		{"号码与背景", "number on background", l.Number, l.Background},
 		{"文字与背景", "text on background", l.Text, l.Background},
+		{"号码与高亮", "number on highlight", l.Number, l.Highlight},
 		{"文字与高亮", "text on highlight", l.Text, l.Highlight},
 	}
 	for _, p := range pairs {

@@ -29,6 +29,8 @@ func TestParseLookRefusesLowContrastWithSentence(t *testing.T) {
 		"background=#ffffff&number=#777777&text=#000000", // number on background 4.48:1
 		"background=#ffffff&number=#000000&text=#eeeeee", // text on background
 		"highlight=#ffffff", // white text on a white highlight
+		// The newest call's number sits on the highlight: gold on red is 3.98:1.
+		"background=#0a1628&number=#ffd54f&highlight=#c62828&text=#ffffff",
 	} {
 		_, err := ParseLook(v)
 		if !IsCode(err, ELowContrast) {
