@@ -34,7 +34,7 @@ type palette struct {
 // hallPalette is the hall screen's: dark for contrast at a distance.
 func hallPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colHallHot}
+		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colWarn}
 	}
 	// One text colour on one background: the pairs CheckContrast passed.
 	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text}

@@ -133,3 +133,17 @@ func TestManagerSetsTheLogoFromAFile(t *testing.T) {
 		t.Fatal("a refused file replaced the logo")
 	}
 }
+
+// The hall's own palette is DefaultLook: a "colors" value that leaves a
+// part out must not draw it differently from a hall without one, and the
+// newest call's number on its row passes the same check as the branch's.
+func TestHallOwnPaletteIsTheCheckedDefault(t *testing.T) {
+	own := hallPalette(model.Look{})
+	l := model.DefaultLook
+	if own.bg != l.Background || own.num != l.Number || own.hot != l.Highlight || own.text != l.Text {
+		t.Fatalf("the hall's own palette %+v is not DefaultLook %+v", own, l)
+	}
+	if err := model.CheckContrast(l); err != nil {
+		t.Fatal(err)
+	}
+}
