@@ -90,11 +90,11 @@ func (k *Kiosk) build() {
 	k.tilesMark = sc.mark()
 	k.tiles = container.NewGridWithColumns(2)
 
-	k.vipTag = sc.add(bigText("", 40, colWarn), 40)
+	k.vipTag = sc.add(bigText("", 40, k.pal.warn), 40)
 	k.number = sc.add(bigText("", 220, k.pal.num), 220)
 	k.ahead = sc.add(bigText("", 52, k.pal.sub), 52)
 	k.eta = sc.add(bigText("", 44, k.pal.sub), 44)
-	k.printing = sc.add(bigText("", 40, colOK), 40)
+	k.printing = sc.add(bigText("", 40, k.pal.ok), 40)
 	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
 	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(done))
 	k.overlayBg = canvas.NewRectangle(k.pal.bg)
@@ -153,8 +153,8 @@ func (k *Kiosk) applyLook(pal palette) {
 	k.bg.FillColor, k.overlayBg.FillColor = pal.bg, pal.bg
 	k.branch.Color, k.clockT.Color, k.title.Color = pal.text, pal.text, pal.text
 	k.number.Color = pal.num
-	k.ahead.Color, k.eta.Color, k.notice.text.Color, k.state.Color = pal.sub, pal.sub, pal.text, pal.warn
-	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text, k.state} {
+	k.ahead.Color, k.eta.Color, k.notice.text.Color, k.state.Color, k.vipTag.Color = pal.sub, pal.sub, pal.text, pal.warn, pal.warn
+	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text, k.state, k.vipTag} {
 		o.Refresh()
 	}
 }

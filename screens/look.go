@@ -29,15 +29,18 @@ type palette struct {
 	// kiosk closed). The branch's look has no warning colour, and red is
 	// unreadable on many backgrounds: there it is the checked text colour.
 	warn color.Color
+	// ok is what went well (the kiosk's "printing"): green of its own,
+	// the checked text colour on the branch's background for the same
+	// reason.
+	ok color.Color
 }
 
 // hallPalette is the hall screen's: dark for contrast at a distance.
 func hallPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colWarn}
+		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colWarn, ok: colOK}
 	}
-	// One text colour on one background: the pairs CheckContrast passed.
-	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text}
+	return lookPalette(l)
 }
 
 // kioskPalette is the kiosk's: light paper with the brand colour. Its
@@ -45,9 +48,15 @@ func hallPalette(l model.Look) palette {
 // colours, readable on either.
 func kioskPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colPaper, row: colPaper, num: colBrand, hot: colBrand, text: colBrand, sub: colHallRow, warn: colWarn}
+		return palette{bg: colPaper, row: colPaper, num: colBrand, hot: colBrand, text: colBrand, sub: colHallRow, warn: colWarn, ok: colOK}
 	}
-	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text}
+	return lookPalette(l)
+}
+
+// lookPalette is every screen's palette in the branch's look: one text
+// colour on one background, the pairs CheckContrast passed.
+func lookPalette(l model.Look) palette {
+	return palette{bg: l.Background, row: l.Background, num: l.Number, hot: l.Highlight, text: l.Text, sub: l.Text, warn: l.Text, ok: l.Text}
 }
 
 // loadLook reads the branch settings and logo off the UI goroutine after

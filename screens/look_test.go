@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
@@ -145,5 +146,47 @@ func TestHallOwnPaletteIsTheCheckedDefault(t *testing.T) {
 	}
 	if err := model.CheckContrast(l); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// readableOn says whether fg on bg passes the branch look's contrast check.
+func readableOn(fg, bg color.Color) bool {
+	return model.ContrastRatio(color.NRGBAModel.Convert(fg).(color.NRGBA), color.NRGBAModel.Convert(bg).(color.NRGBA)) >= model.MinContrast
+}
+
+// Every text over the taken number sits on the branch's background: the
+// VIP mark and the print line too, in a fault as when it prints.
+func TestKioskTicketTextsReadableOnBranchBackground(t *testing.T) {
+	st := newStore(t)
+	const dark = "background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff"
+	if err := st.SetSetting(context.Background(), "colors", dark); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(dark)
+	printer := &recorder{}
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, printer) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "the branch's colours", func() bool {
+		return k.overlayBg.FillColor == look.Background && k.vipBtn.Visible() && len(k.tileBtn) > 0 && !k.tileBtn[0].Disabled()
+	})
+	for _, fault := range []string{"", "缺纸"} {
+		printer.mu.Lock()
+		printer.fault = fault
+		printer.mu.Unlock()
+		shown := k.Shown()
+		WithUI(func() {
+			k.hideTicket()
+			test.Tap(k.vipBtn)
+			test.Tap(k.tileBtn[0])
+		})
+		waitFor(t, "a VIP number", func() bool { return k.Shown() != "" && k.Shown() != shown && k.vipTag.Text != "" })
+		WithUI(func() {
+			for name, c := range map[string]color.Color{"VIP mark": k.vipTag.Color, "print line": k.printing.Color, "number": k.number.Color} {
+				if !readableOn(c, k.overlayBg.FillColor) {
+					t.Errorf("fault %q: the %s %v on the branch's background %v is under %.1f:1", fault, name, c, k.overlayBg.FillColor, model.MinContrast)
+				}
+			}
+		})
 	}
 }
