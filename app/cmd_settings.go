@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("settings", "copy this PC's setup to others: export|import --file F [--window N] [--token T] [--printer A] [--led A]", runSettings)
+	register("settings", "copy this PC's setup to others: export|import --file F [--window N] [--token T] [--printer A] [--led A]; the branch's look: logo --db DSN --file F|--clear, colors --db DSN --value V", runSettings)
 }
 
 // maxSettingsFile bounds what import reads: a settings file is a few
@@ -21,8 +21,11 @@ func init() {
 const maxSettingsFile = 64 << 10
 
 func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "logo" || args[0] == "colors") {
+		return settingsLook(ctx, args[0], args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "export" && args[0] != "import") {
-		return model.Errorf(model.EInvalidInput, "用法 (usage): jiaohao settings export|import --file F")
+		return model.Errorf(model.EInvalidInput, "用法 (usage): jiaohao settings export|import --file F | logo --db DSN --file F | colors --db DSN --value V")
 	}
 	verb := args[0]
 	fs := newFlags("settings "+verb, stderr)

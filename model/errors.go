@@ -21,7 +21,9 @@ const (
 	EConflict          = "conflict"
 	// EOtherDay: the ticket belongs to another business day than today's.
 	EOtherDay = "other_day"
-	EInternal = "internal"
+	// ELowContrast: colours whose text would be unreadable (CheckContrast).
+	ELowContrast = "low_contrast"
+	EInternal    = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

@@ -18,6 +18,7 @@ var DefaultSettings = map[string]string{
 	"business_hours":        "00:00-24:00",
 	"day_start":             "00:00", // local time the business day (and numbering) starts
 	"notice":                "",
+	"colors":                "", // the branch's screen colours, see ParseLook; "": each screen's own
 	"vip_enabled":           "true",
 	"ticket_footer":         "请留意叫号，过号请到窗口咨询",
 	"voice_template":        "请 {number} 号到 {window} 号窗口办理",
@@ -62,6 +63,7 @@ type Settings struct {
 	BusinessClose      time.Duration
 	DayStart           time.Duration // since local midnight: see Calendar
 	Notice             string
+	Look               Look // from "colors"
 	VIPEnabled         bool
 	DefaultServiceTime time.Duration
 	Alerts             AlertRules
@@ -126,6 +128,10 @@ func ValidateSetting(key, value string) error {
 	case "vip_enabled", "voice_chime":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
+		}
+	case "colors":
+		if _, err := ParseLook(value); err != nil {
+			return err
 		}
 	case "led_format":
 		if _, err := ParseLEDFormat(value); err != nil {
@@ -261,6 +267,7 @@ func ParseSettings(raw map[string]string) Settings {
 			DeviceGone: time.Duration(num("alert_device_gone_s")) * time.Second,
 		},
 	}
+	s.Look, _ = ParseLook(all["colors"])
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
 	s.DayStart, _ = parseDayStart(all["day_start"])

@@ -84,6 +84,18 @@ type Config interface {
 	SetBranch(ctx context.Context, name, zone string) error
 }
 
+// BranchLogo is the branch's logo image, shown in the screens' headers.
+// It lives in the database, so every PC follows it: the peer clients and
+// the PCs on the database alike. Both adapters have it.
+type BranchLogo interface {
+	// Logo is the image file (PNG or JPEG), nil when none is set.
+	Logo(ctx context.Context) ([]byte, error)
+	// SetLogo stores an image CheckLogo accepts, or removes the logo
+	// (nil); a refused image is one sentence and changes nothing. Every
+	// PC reloads through a configuration event.
+	SetLogo(ctx context.Context, data []byte) error
+}
+
 // Alerts is the manager acknowledging alerts (Alert); raising and
 // ending them is the store's own work, in Sweep and ReportDevice.
 type Alerts interface {

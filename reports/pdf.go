@@ -10,6 +10,7 @@ import (
 	"github.com/jung-kurt/gofpdf"
 
 	"jiaohao/assets"
+	"jiaohao/model"
 )
 
 // Page geometry in millimetres (A4 portrait).
@@ -249,10 +250,4 @@ func percent(r float64) string { return strconv.FormatFloat(r*100, 'f', 1, 64) +
 func threshold(r float64) string { return strconv.FormatFloat(r*100, 'f', -1, 64) + "%" }
 
 // Clock writes a duration rounded to the second as m:ss or h:mm:ss.
-func Clock(d time.Duration) string {
-	s := int64(d.Round(time.Second) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
+func Clock(d time.Duration) string { return model.ClockText(d) }

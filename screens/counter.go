@@ -20,6 +20,9 @@ type Counter struct {
 	base
 	window int
 	down   bool
+	w      fyne.Window
+	pal    palette      // the branch's colours, or the hall's own
+	last   model.Change // the state on screen, to draw again in new colours
 
 	bg                         *canvas.Rectangle
 	name, number, state, clerk *canvas.Text
@@ -33,7 +36,7 @@ type Counter struct {
 // NewCounter builds window's screen in w and follows the store until ctx
 // ends.
 func NewCounter(ctx context.Context, w fyne.Window, st model.Store, window int) *Counter {
-	c := &Counter{window: window}
+	c := &Counter{window: window, w: w, pal: hallPalette(model.Look{})}
 	c.build()
 	w.SetPadded(false)
 	w.SetContent(c.content)
@@ -47,17 +50,17 @@ func (c *Counter) Content() fyne.CanvasObject { return c.content }
 
 func (c *Counter) build() {
 	var nb, ub, sb, kb, lb, tb *fyne.Container
-	c.name, nb = fitText(fyne.TextAlignCenter, 0.8, colHallText)
-	c.number, ub = fitText(fyne.TextAlignCenter, 0.85, colHallNum)
+	c.name, nb = fitText(fyne.TextAlignCenter, 0.8, c.pal.text)
+	c.number, ub = fitText(fyne.TextAlignCenter, 0.85, c.pal.num)
 	c.number.TextStyle.Bold = true
-	c.state, sb = fitText(fyne.TextAlignCenter, 0.8, colHallText)
+	c.state, sb = fitText(fyne.TextAlignCenter, 0.8, c.pal.text)
 	// The clerk's name: empty until staff sign in exists, then the
 	// signed-in clerk of this window (setText(c.clerk, name) in show).
-	c.clerk, kb = fitText(fyne.TextAlignCenter, 0.7, colDim)
-	c.linkT, lb = fitText(fyne.TextAlignLeading, 0.7, colHallHot)
-	c.clockT, tb = fitText(fyne.TextAlignTrailing, 0.7, colDim)
+	c.clerk, kb = fitText(fyne.TextAlignCenter, 0.7, c.pal.sub)
+	c.linkT, lb = fitText(fyne.TextAlignLeading, 0.7, c.pal.warn)
+	c.clockT, tb = fitText(fyne.TextAlignTrailing, 0.7, c.pal.sub)
 	c.foot = withLayout(shares{parts: []float32{70, 30}}, lb, tb)
-	c.bg = canvas.NewRectangle(colHallBg)
+	c.bg = canvas.NewRectangle(c.pal.bg)
 	body := withLayout(shares{down: true, parts: []float32{17, 45, 17, 12, 9}}, nb, ub, sb, kb, c.foot)
 	c.content = withLayout(&scaler{}, container.NewStack(c.bg, withLayout(inset{0.03}, body)))
 	setText(c.name, tr("counter.window", kv("N", c.window)))
@@ -66,6 +69,10 @@ func (c *Counter) build() {
 
 // show takes a new live state on the UI goroutine.
 func (c *Counter) show(u model.Change) {
+	c.last = model.Change{Snapshot: u.Snapshot}
+	if u.Reloaded {
+		c.loadLook(c.applyLook) // a configuration change always reloads
+	}
 	ws, ok := findWindow(u.Snapshot, c.window)
 	if !ok {
 		setText(c.name, tr("counter.no_window", kv("N", c.window)))
@@ -96,15 +103,31 @@ func (c *Counter) startFlash() {
 	if c.flash != nil {
 		c.flash.Stop()
 	}
+	pal := c.pal
 	c.flash = fyne.NewAnimation(3*time.Second, func(p float32) {
-		c.bg.FillColor = colHallBg
+		c.bg.FillColor = pal.bg
 		if p < 1 && flashLit(p) {
-			c.bg.FillColor = colHallHot
+			c.bg.FillColor = pal.hot
 		}
 		c.bg.Refresh()
 	})
 	c.flash.Curve = fyne.AnimationLinear
 	c.flash.Start()
+}
+
+// applyLook takes the branch's colours: the screen is built again in
+// them, showing the state it shows.
+func (c *Counter) applyLook(st model.Settings, _ []byte) {
+	if pal := hallPalette(st.Look); pal != c.pal {
+		c.pal = pal
+		if c.flash != nil {
+			c.flash.Stop()
+		}
+		c.build()
+		c.w.SetContent(c.content)
+		c.show(c.last)
+		c.link(!c.down)
+	}
 }
 
 func (c *Counter) link(up bool) {

@@ -86,10 +86,24 @@ func TestGoldenKiosk(t *testing.T) {
 	assertGolden(t, "kiosk.xml", w)
 }
 
+// heldLog is a Store whose event log does not answer until the test
+// ends: the dashboard's day, drawn from real event times, stays unread,
+// so the render repeats whatever the time of day.
+type heldLog struct {
+	model.Store
+	release chan struct{}
+}
+
+func (h heldLog) EventsSince(context.Context, int64, int) ([]model.Event, error) {
+	<-h.release
+	return nil, model.Errorf(model.EUnavailable, "test ended")
+}
+
 func TestGoldenManager(t *testing.T) {
-	st := demoStore(t)
+	st := heldLog{Store: demoStore(t), release: make(chan struct{})}
 	w := newTestWindow(t, 1024, 768)
 	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	t.Cleanup(func() { close(st.release) }) // before build's cleanup waits for the screen
 	waitLoaded(t, m.Loaded())
 	waitFor(t, "monitor", func() bool { return len(m.mon.win.box.Objects) == 4 })
 	assertGolden(t, "manager.xml", w)

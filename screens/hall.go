@@ -32,6 +32,12 @@ type Hall struct {
 	say  chan model.Ticket
 	down bool // the link to the queue is lost
 
+	w        fyne.Window
+	pal      palette      // the branch's colours, or the hall's own
+	logoData []byte       // the branch logo, nil: none
+	logo     *logoView    // in the header
+	last     model.Change // the state on screen, to draw again in new colours
+
 	sc                          scaler
 	branch, date, clockT, linkT *canvas.Text
 	header                      *fyne.Container
@@ -64,7 +70,7 @@ func NewHallWith(ctx context.Context, w fyne.Window, st model.Store, ann Announc
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}
-	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64)}
+	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64), w: w, pal: hallPalette(model.Look{})}
 	h.build()
 	w.SetPadded(false)
 	w.SetContent(h.content)
@@ -82,16 +88,20 @@ func (h *Hall) Layout() model.HallLayout { return h.layout }
 
 func (h *Hall) build() {
 	var bb, db, cb, lb *fyne.Container
-	h.branch, bb = fitText(fyne.TextAlignLeading, 0.8, colHallText)
-	h.date, db = fitText(fyne.TextAlignTrailing, 0.6, colDim)
-	h.clockT, cb = fitText(fyne.TextAlignTrailing, 0.8, colHallText)
-	h.linkT, lb = fitText(fyne.TextAlignCenter, 0.6, colHallHot)
-	h.header = withLayout(shares{parts: []float32{34, 26, 24, 16}}, bb, lb, db, cb)
+	pal := h.pal
+	h.branch, bb = fitText(fyne.TextAlignLeading, 0.8, pal.text)
+	h.date, db = fitText(fyne.TextAlignTrailing, 0.6, pal.sub)
+	h.clockT, cb = fitText(fyne.TextAlignTrailing, 0.8, pal.text)
+	h.linkT, lb = fitText(fyne.TextAlignCenter, 0.6, pal.warn)
+	h.logo = newLogoView(h.branch)
+	h.logo.set(h.logoData)
+	// The logo's share is taken from the branch name's only when there is one.
+	h.header = withLayout(shares{parts: []float32{8, 34, 26, 24, 16}}, h.logo.box, bb, lb, db, cb)
 	// The notice is sized by the frame from the display's shorter side,
 	// like everything else on the hall, not by the scaler's height.
-	h.notice = newMarquee(&scaler{}, 40, colHallNum)
-	h.frame = withLayout(&hallFrame{h}, h.header, canvas.NewRectangle(colHallBg), h.notice.box)
-	h.content = withLayout(&h.sc, canvas.NewRectangle(colHallBg), h.frame)
+	h.notice = newMarquee(&scaler{}, 40, pal.num)
+	h.frame = withLayout(&hallFrame{h}, h.header, canvas.NewRectangle(pal.bg), h.notice.box)
+	h.content = withLayout(&h.sc, canvas.NewRectangle(pal.bg), h.frame)
 	h.setLayout(model.HallList)
 	h.showClock()
 }
@@ -105,12 +115,12 @@ func (h *Hall) setLayout(l model.HallLayout) {
 	var main fyne.CanvasObject
 	if l.Tiles() {
 		if h.tiles == nil {
-			h.tiles = newHallTiles()
+			h.tiles = newHallTiles(h.pal)
 		}
 		main = h.tiles.box
 	} else {
 		if h.list == nil {
-			h.list = newHallList(&h.screen)
+			h.list = newHallList(&h.screen, h.pal)
 		}
 		main = h.list.box
 	}
@@ -128,6 +138,10 @@ func (h *Hall) setLayout(l model.HallLayout) {
 // show takes a new live state on the UI goroutine.
 func (h *Hall) show(u model.Change) {
 	s := u.Snapshot
+	h.last = model.Change{Snapshot: s}
+	if u.Reloaded {
+		h.loadLook(h.applyLook) // a configuration change always reloads
+	}
 	h.setLayout(h.opt.Layout.Or(s.HallLayout).Or(model.HallList))
 	setText(h.branch, s.Branch)
 	if u.Reloaded {
@@ -154,7 +168,7 @@ func (h *Hall) show(u model.Change) {
 	notice := s.Notice
 	if h.layout.Split() {
 		notice = ""
-		h.media.show(s)
+		h.media.show(s, h.logoData)
 	}
 	h.notice.set(notice)
 	h.notice.box.Hidden = notice == ""
@@ -169,6 +183,30 @@ func (h *Hall) show(u model.Change) {
 	if called && hot != nil {
 		h.startFlash(hot)
 	}
+}
+
+// applyLook takes the branch's colours and logo. New colours build the
+// screen again and draw the state it shows in them; a new logo only
+// replaces the picture.
+func (h *Hall) applyLook(st model.Settings, logo []byte) {
+	h.logoData = logo
+	if pal := hallPalette(st.Look); pal != h.pal {
+		h.pal = pal
+		if h.flash != nil {
+			h.flash.Stop()
+		}
+		h.notice.stop()
+		h.sc = scaler{}
+		h.list, h.tiles, h.media, h.layout = nil, nil, nil, ""
+		h.build()
+		h.w.SetContent(h.content)
+		h.show(h.last)
+	}
+	h.logo.set(logo)
+	if h.media != nil {
+		h.media.drawLogo(logo)
+	}
+	h.header.Refresh()
 }
 
 func (h *Hall) link(up bool) {
@@ -210,7 +248,7 @@ func (h *Hall) tick(ctx context.Context) {
 	for n := 1; ; n++ {
 		select {
 		case <-ctx.Done():
-			onUI(h.notice.stop)
+			onUI(func() { h.notice.stop() }) // the notice of the build on screen
 			return
 		case <-t.C:
 			onUI(h.showClock)

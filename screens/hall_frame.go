@@ -49,10 +49,11 @@ func (h *Hall) startFlash(bg *canvas.Rectangle) {
 	if h.flash != nil {
 		h.flash.Stop()
 	}
+	pal := h.pal
 	h.flash = fyne.NewAnimation(3*time.Second, func(p float32) {
-		bg.FillColor = colHallHot
+		bg.FillColor = pal.hot
 		if !flashLit(p) {
-			bg.FillColor = colHallNum
+			bg.FillColor = pal.num
 		}
 		bg.Refresh()
 	})

@@ -261,10 +261,12 @@ func TestHallFitsEveryDisplay(t *testing.T) {
 // the halls that follow the branch.
 func TestManagerSetsHallLayout(t *testing.T) {
 	st := demoStore(t)
-	m := build(t, func(ctx context.Context) *Manager {
-		return NewManager(ctx, newTestWindow(t, 1024, 768), st, ManagerDeps{})
-	})
-	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, newTestWindow(t, 1280, 720), st, nil) })
+	// Both windows before either screen runs: a new test app is current
+	// for a moment before it is serialised, and a running screen's update
+	// would land on it outside the UI lock.
+	mw, hw := newTestWindow(t, 1024, 768), newTestWindow(t, 1280, 720)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, mw, st, ManagerDeps{}) })
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, hw, st, nil) })
 	waitLoaded(t, m.Loaded())
 	waitLoaded(t, h.Loaded())
 	waitFor(t, "settings loaded", func() bool { return m.settings.entries["hall_layout"].Text == "list" })

@@ -38,6 +38,7 @@ const rowInner = (1 - rowGap) * (1 - 2*rowInset)
 type hallList struct {
 	box    *fyne.Container
 	screen *fyne.Size // the hall's, for the rows' least height
+	pal    palette
 	title  *fyne.Container
 	rows   [hallRowsMax]hallRow
 	band   *fyne.Container
@@ -55,18 +56,18 @@ type hallRow struct {
 	box      *fyne.Container
 }
 
-func newHallList(screen *fyne.Size) *hallList {
-	l := &hallList{screen: screen}
+func newHallList(screen *fyne.Size, pal palette) *hallList {
+	l := &hallList{screen: screen, pal: pal}
 	var title *canvas.Text
-	title, l.title = fitText(fyne.TextAlignLeading, 0.75, colDim)
+	title, l.title = fitText(fyne.TextAlignLeading, 0.75, pal.sub)
 	title.Text = tr("hall.now_calling")
 	objs := []fyne.CanvasObject{l.title}
 	for i := range l.rows {
 		r := &l.rows[i]
-		r.bg = canvas.NewRectangle(colHallRow)
+		r.bg = canvas.NewRectangle(pal.row)
 		var nb, wb *fyne.Container
-		r.num, nb = fitText(fyne.TextAlignCenter, rowFill, colHallNum)
-		r.win, wb = fitText(fyne.TextAlignCenter, rowFill*0.85, colHallText)
+		r.num, nb = fitText(fyne.TextAlignCenter, rowFill, pal.num)
+		r.win, wb = fitText(fyne.TextAlignCenter, rowFill*0.85, pal.text)
 		r.num.TextStyle.Bold, r.win.TextStyle.Bold = true, true
 		r.box = container.NewStack(r.bg, withLayout(inset{rowInset}, withLayout(shares{parts: []float32{56, 44}}, nb, wb)))
 		r.box.Hide()
@@ -76,15 +77,15 @@ func newHallList(screen *fyne.Size) *hallList {
 	waiting, others := newTextLines(most), newTextLines(most)
 	waiting.title(tr("hall.waiting"))
 	for i := range l.svc {
-		l.svc[i] = waiting.line(colHallText)
+		l.svc[i] = waiting.line(pal.text)
 	}
 	others.title(tr("hall.passed"))
 	for i := range l.passed {
-		l.passed[i] = others.line(colHallNum)
+		l.passed[i] = others.line(pal.num)
 	}
 	others.title(tr("hall.windows"))
 	for i := range l.wins {
-		l.wins[i] = others.line(colHallText)
+		l.wins[i] = others.line(pal.text)
 	}
 	l.band = withLayout(bandLayout{most}, waiting.box, others.box)
 	l.box = withLayout(l, append(objs, withLayout(inset{0.02}, l.band))...)
@@ -105,9 +106,9 @@ func (l *hallList) show(s model.Snapshot) *canvas.Rectangle {
 		}
 		setText(r.num, numberText(now[i]))
 		setText(r.win, tr("hall.to_window", kv("N", now[i].Window)))
-		r.bg.FillColor = colHallRow
+		r.bg.FillColor = l.pal.row
 		if i == 0 {
-			r.bg.FillColor = colHallHot
+			r.bg.FillColor = l.pal.hot
 		}
 		r.bg.Refresh()
 	}

@@ -27,37 +27,38 @@ var pictureTypes = []string{".png", ".jpg", ".jpeg"}
 // and the notice's lines, for halls that show information between calls.
 type hallMedia struct {
 	box    *fyne.Container
-	logo   *canvas.Image
+	logo   *logoView
 	clock  *canvas.Text
 	pic    *canvas.Image
 	notice [noticeLines]*canvas.Text
 }
 
 func newHallMedia(h *Hall) *hallMedia {
-	m := &hallMedia{logo: canvas.NewImageFromResource(nil), pic: canvas.NewImageFromResource(nil)}
-	m.logo.FillMode, m.pic.FillMode = canvas.ImageFillContain, canvas.ImageFillContain
-	m.logo.Hide()
+	m := &hallMedia{pic: canvas.NewImageFromResource(nil)}
+	m.pic.FillMode = canvas.ImageFillContain
 	var cb *fyne.Container
-	m.clock, cb = fitText(fyne.TextAlignCenter, 0.8, colHallText)
+	m.clock, cb = fitText(fyne.TextAlignCenter, 0.8, h.pal.text)
 	m.clock.TextStyle.Bold = true
-	top := withLayout(shares{parts: []float32{35, 65}}, m.logo, cb)
+	m.logo = newLogoView(m.clock)
+	m.logo.set(h.logoData)
+	top := withLayout(shares{parts: []float32{35, 65}}, m.logo.box, cb)
 	text := newTextLines(func() float32 { return min(h.screen.Width, h.screen.Height) * 0.07 })
 	for i := range m.notice {
-		m.notice[i] = text.line(colHallNum)
+		m.notice[i] = text.line(h.pal.num)
 		m.notice[i].Alignment = fyne.TextAlignCenter
 		m.notice[i].Hide()
 	}
 	m.pic.Hide()
 	body := withLayout(shares{down: true, parts: []float32{22, 50, 28}}, top, m.pic, text.box)
-	m.box = container.NewStack(canvas.NewRectangle(colHallRow), withLayout(inset{0.04}, body))
+	m.box = container.NewStack(canvas.NewRectangle(h.pal.row), withLayout(inset{0.04}, body))
 	m.showPicture(h.picture)
 	m.showClock(h.clock.now())
 	return m
 }
 
-// show takes the notice and the branch's logo from s.
-func (m *hallMedia) show(s model.Snapshot) {
-	m.drawLogo(s)
+// show takes the notice from s, and the branch's logo.
+func (m *hallMedia) show(s model.Snapshot, logo []byte) {
+	m.drawLogo(logo)
 	fillLines(m.notice[:], func(add func(string)) {
 		for _, l := range sentences(s.Notice) {
 			add(l)
@@ -88,10 +89,9 @@ func sentences(notice string) []string {
 	return kept
 }
 
-// drawLogo is where the branch's logo image is drawn, beside the clock,
-// once the branch has one: set m.logo's resource and show it. Until then
-// the clock takes the whole top of the area.
-func (m *hallMedia) drawLogo(model.Snapshot) { m.logo.Hide() }
+// drawLogo draws the branch's logo beside the clock; without one the
+// clock takes the whole top of the area.
+func (m *hallMedia) drawLogo(logo []byte) { m.logo.set(logo) }
 
 func (m *hallMedia) showClock(now time.Time) { setText(m.clock, now.Format("15:04")) }
 

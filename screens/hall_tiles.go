@@ -22,6 +22,7 @@ type hallTiles struct {
 	tiles [hallTilesMax]hallTile
 	shown int
 	none  *canvas.Text // no window open
+	pal   palette
 }
 
 type hallTile struct {
@@ -31,23 +32,23 @@ type hallTile struct {
 	box             *fyne.Container
 }
 
-func newHallTiles() *hallTiles {
-	g := &hallTiles{}
+func newHallTiles(pal palette) *hallTiles {
+	g := &hallTiles{pal: pal}
 	var objs []fyne.CanvasObject
 	for i := range g.tiles {
 		t := &g.tiles[i]
-		t.bg = canvas.NewRectangle(colHallRow)
+		t.bg = canvas.NewRectangle(pal.row)
 		var nb, ub, sb *fyne.Container
-		t.name, nb = fitText(fyne.TextAlignCenter, 0.8, colHallText)
-		t.num, ub = fitText(fyne.TextAlignCenter, 0.85, colHallNum)
-		t.stat, sb = fitText(fyne.TextAlignCenter, 0.75, colDim)
+		t.name, nb = fitText(fyne.TextAlignCenter, 0.8, pal.text)
+		t.num, ub = fitText(fyne.TextAlignCenter, 0.85, pal.num)
+		t.stat, sb = fitText(fyne.TextAlignCenter, 0.75, pal.sub)
 		t.num.TextStyle.Bold = true
 		t.box = container.NewStack(t.bg, withLayout(inset{0.05}, withLayout(shares{down: true, parts: []float32{26, 50, 24}}, nb, ub, sb)))
 		t.box.Hide()
 		objs = append(objs, t.box)
 	}
 	var nb *fyne.Container
-	g.none, nb = fitText(fyne.TextAlignCenter, 0.5, colDim)
+	g.none, nb = fitText(fyne.TextAlignCenter, 0.5, pal.sub)
 	g.none.Text = tr("hall.no_windows")
 	g.box = withLayout(g, append(objs, nb)...)
 	return g
@@ -71,10 +72,10 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 			setText(t.num, numberText(*c))
 		}
 		setText(t.stat, tr(deskState(w)))
-		t.bg.FillColor, t.stat.Color = colHallRow, colDim
+		t.bg.FillColor, t.stat.Color = g.pal.row, g.pal.sub
 		if w.Number == hot && t.num.Text != "" {
 			// The dim colour is unreadable on the highlight.
-			t.bg.FillColor, t.stat.Color, lit = colHallHot, colHallText, t.bg
+			t.bg.FillColor, t.stat.Color, lit = g.pal.hot, g.pal.text, t.bg
 		}
 		t.bg.Refresh()
 		t.stat.Refresh()

@@ -36,6 +36,12 @@ type Kiosk struct {
 
 	est kioskEstimates
 
+	pal           palette
+	logo          *logoView
+	notice        *marquee
+	bg, overlayBg *canvas.Rectangle
+	title         *canvas.Text
+
 	sc                                   scaler
 	tilesMark                            int
 	tiles                                *fyne.Container
@@ -55,7 +61,7 @@ func NewKiosk(ctx context.Context, w fyne.Window, st model.Store, printer PrintQ
 	if printer == nil {
 		printer = LogPrinter{}
 	}
-	k := &Kiosk{printer: printer, ShowFor: 8 * time.Second, up: true, settings: model.ParseSettings(nil)}
+	k := &Kiosk{printer: printer, ShowFor: 8 * time.Second, up: true, settings: model.ParseSettings(nil), pal: kioskPalette(model.Look{})}
 	k.build()
 	w.SetPadded(false)
 	w.SetContent(k.content)
@@ -70,31 +76,38 @@ func (k *Kiosk) Content() fyne.CanvasObject { return k.content }
 
 func (k *Kiosk) build() {
 	sc := &k.sc
-	k.branch = sc.add(canvas.NewText("", colBrand), 48)
+	k.branch = sc.add(canvas.NewText("", k.pal.text), 48)
 	k.branch.TextStyle.Bold = true
-	k.clockT = sc.add(canvas.NewText("", colBrand), 40)
-	title := sc.add(canvas.NewText(tr("kiosk.choose"), colBrand), 40)
-	k.state = sc.add(canvas.NewText("", colWarn), 44)
+	k.clockT = sc.add(canvas.NewText("", k.pal.text), 40)
+	k.title = sc.add(canvas.NewText(tr("kiosk.choose"), k.pal.text), 40)
+	k.state = sc.add(canvas.NewText("", k.pal.warn), 44)
 	k.state.Alignment = fyne.TextAlignCenter
 	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
 	k.vipBtn.Hide()
-	k.header = container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
+	k.logo = newLogoView(k.branch)
+	k.header = container.NewBorder(nil, nil, container.NewHBox(k.logo.box, k.branch), k.clockT, container.NewCenter(k.title))
 	footer := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(220, 64), k.vipBtn), k.state)
 	k.tilesMark = sc.mark()
 	k.tiles = container.NewGridWithColumns(2)
 
-	k.vipTag = sc.add(bigText("", 40, colWarn), 40)
-	k.number = sc.add(bigText("", 220, colBrand), 220)
-	k.ahead = sc.add(bigText("", 52, colHallRow), 52)
-	k.eta = sc.add(bigText("", 44, colHallRow), 44)
-	k.printing = sc.add(bigText("", 40, colOK), 40)
+	k.vipTag = sc.add(bigText("", 40, k.pal.warn), 40)
+	k.number = sc.add(bigText("", 220, k.pal.num), 220)
+	k.ahead = sc.add(bigText("", 52, k.pal.sub), 52)
+	k.eta = sc.add(bigText("", 44, k.pal.sub), 44)
+	k.printing = sc.add(bigText("", 40, k.pal.ok), 40)
 	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
 	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(done))
-	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewCenter(card))
+	k.overlayBg = canvas.NewRectangle(k.pal.bg)
+	k.overlay = container.NewStack(k.overlayBg, container.NewCenter(card))
 	k.overlay.Hide()
 
-	main := container.NewBorder(container.NewPadded(k.header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
-	k.content = withLayout(sc, canvas.NewRectangle(colPaper), main, k.overlay)
+	// The branch's notice runs along the bottom, as on the hall, while it has one.
+	k.notice = newMarquee(sc, 36, k.pal.text)
+	k.notice.box.Hide()
+	bottom := container.NewVBox(container.NewPadded(footer), k.notice.box)
+	main := container.NewBorder(container.NewPadded(k.header), bottom, nil, nil, container.NewPadded(k.tiles))
+	k.bg = canvas.NewRectangle(k.pal.bg)
+	k.content = withLayout(sc, k.bg, main, k.overlay)
 	k.showClock()
 }
 
@@ -105,6 +118,10 @@ func (k *Kiosk) show(u model.Change) {
 		k.loadSettings()
 	}
 	setText(k.branch, u.Snapshot.Branch)
+	if k.notice.set(u.Snapshot.Notice); (u.Snapshot.Notice == "") != k.notice.box.Hidden {
+		k.notice.box.Hidden = u.Snapshot.Notice == ""
+		k.content.Refresh()
+	}
 	k.askEstimates()
 	k.refresh()
 }
@@ -114,20 +131,32 @@ func (k *Kiosk) link(up bool) {
 	k.refresh()
 }
 
-// loadSettings fetches VIP and business hours after each snapshot (a
-// configuration change always causes one).
+// loadSettings fetches VIP, business hours and the branch's look after
+// each snapshot (a configuration change always causes one).
 func (k *Kiosk) loadSettings() {
-	var got model.Settings
-	k.async(func(ctx context.Context) error {
-		s, err := k.st.Settings(ctx)
-		got = s
-		return err
-	}, func(err error) {
-		if err == nil {
-			k.settings = got
-			k.refresh()
-		}
+	k.loadLook(func(st model.Settings, logo []byte) {
+		k.settings = st
+		k.applyLook(kioskPalette(st.Look))
+		k.logo.set(logo)
+		k.refresh()
+		k.header.Refresh()
 	})
+}
+
+// applyLook paints the kiosk's own surfaces in pal: the background, the
+// header and the number shown after a tap.
+func (k *Kiosk) applyLook(pal palette) {
+	if pal == k.pal {
+		return
+	}
+	k.pal = pal
+	k.bg.FillColor, k.overlayBg.FillColor = pal.bg, pal.bg
+	k.branch.Color, k.clockT.Color, k.title.Color = pal.text, pal.text, pal.text
+	k.number.Color = pal.num
+	k.ahead.Color, k.eta.Color, k.notice.text.Color, k.state.Color, k.vipTag.Color = pal.sub, pal.sub, pal.text, pal.warn, pal.warn
+	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text, k.state, k.vipTag} {
+		o.Refresh()
+	}
 }
 
 // open reports whether numbers may be taken now, and if not, why.
@@ -222,6 +251,7 @@ func (k *Kiosk) tick(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			onUI(k.notice.stop)
 			return
 		case <-t.C:
 			onUI(func() {

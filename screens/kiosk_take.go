@@ -61,10 +61,10 @@ func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip
 	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.AheadText())))
 	setText(k.eta, etaText(pos))
 	if fault != "" {
-		k.printing.Color = colWarn
+		k.printing.Color = k.pal.warn
 		setText(k.printing, tr("kiosk.print_fault"))
 	} else {
-		k.printing.Color = colOK
+		k.printing.Color = k.pal.ok
 		setText(k.printing, tr("kiosk.printing"))
 	}
 	k.printing.Refresh()

@@ -62,7 +62,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m := &Manager{w: w, deps: deps}
 	m.base.ctx, m.base.st = ctx, st
 	m.rules = model.ParseSettings(nil).Alerts
-	m.mon = newMonitor(newAlertList(m))
+	m.mon = newMonitor(newAlertList(m), newDashboard(m))
 	m.services = newServicesPage(m)
 	m.windows = newWindowsPage(m)
 	m.settings = newSettingsPage(m)
@@ -83,6 +83,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.content = container.NewBorder(m.linkLbl, nil, nil, nil, container.NewBorder(m.reports.health.banner, nil, nil, nil, m.tabs))
 	w.SetContent(m.content)
 	m.start(ctx, st, m)
+	m.wg.Go(func() { m.mon.dash.tick(ctx) })
 	return m
 }
 
@@ -96,6 +97,7 @@ func (m *Manager) show(u model.Change) {
 	m.snap = u.Snapshot
 	fresh := m.mon.alerts.show(m.snap, m.clock.in)
 	m.mon.show(m.snap, healthWarnings(m.snap, m.rules))
+	m.mon.dash.show(u)
 	if fresh > 0 && m.deps.Sound != nil {
 		m.deps.Sound() // once for the alerts this change brought, however many
 	}

@@ -12,18 +12,19 @@ import (
 )
 
 // monitor is the live page: the alerts to acknowledge and the health
-// warnings first, then each service's queue and each window's state.
+// warnings first, then the day's dashboard and each window's state.
 type monitor struct {
-	warn, svc, win *lines
-	alerts         *alertList
-	content        fyne.CanvasObject
+	warn, win *lines
+	alerts    *alertList
+	dash      *dashboard
+	content   fyne.CanvasObject
 }
 
-func newMonitor(alerts *alertList) *monitor {
-	m := &monitor{warn: newLines(), svc: newLines(), win: newLines(), alerts: alerts}
+func newMonitor(alerts *alertList, dash *dashboard) *monitor {
+	m := &monitor{warn: newLines(), win: newLines(), alerts: alerts, dash: dash}
 	card := func(key string, l *lines) fyne.CanvasObject { return widget.NewCard(tr(key), "", l.box) }
 	m.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("monitor.alerts"), "", alerts.content()),
-		card("monitor.health", m.warn), card("monitor.queues", m.svc), card("monitor.windows", m.win)))
+		card("monitor.health", m.warn), dash.content, card("monitor.windows", m.win)))
 	return m
 }
 
@@ -33,15 +34,6 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 	} else {
 		m.warn.set(warnings, widget.DangerImportance)
 	}
-	var svc []string
-	for _, c := range s.Services {
-		state := ""
-		if !c.Enabled {
-			state = " · " + tr("monitor.disabled")
-		}
-		svc = append(svc, tr("monitor.queue_line", kv("Code", c.Code, "Name", c.Name, "N", c.Waiting))+state)
-	}
-	m.svc.set(svc, widget.MediumImportance)
 	var win []string
 	for _, w := range s.Windows {
 		cur := tr("monitor.no_ticket")

@@ -38,6 +38,7 @@ type settingsPage struct {
 	msg     *widget.Label
 	saveBtn *widget.Button
 	branch  *branchForm
+	logo    *logoForm
 	content fyne.CanvasObject
 }
 
@@ -52,12 +53,14 @@ func newSettingsPage(m *Manager) *settingsPage {
 	p.saveBtn = widget.NewButton(tr("common.save"), p.save)
 	p.saveBtn.Importance = widget.HighImportance
 	p.branch = newBranchForm(m)
-	p.content = container.NewVScroll(container.NewVBox(p.branch.content, form, p.saveBtn, p.msg))
+	p.logo = newLogoForm(m)
+	p.content = container.NewVScroll(container.NewVBox(p.branch.content, p.logo.content, form, p.saveBtn, p.msg))
 	return p
 }
 
 func (p *settingsPage) load() {
 	p.branch.load(p.m.snap)
+	p.logo.load()
 	var got model.Settings
 	p.m.async(func(ctx context.Context) error {
 		var err error

@@ -48,6 +48,8 @@ func (s *Server) routes() []route {
 		{"GET", "/api/v1/settings", observers, s.settings},
 		{"PUT", "/api/v1/settings/{key}", managers, s.setSetting},
 		{"PUT", "/api/v1/branch", managers, s.setBranch},
+		{"GET", "/api/v1/logo", observers, s.getLogo},
+		{"PUT", "/api/v1/logo", managers, s.setLogo},
 		{"GET", "/api/v1/snapshot", observers, s.snapshot},
 		{"GET", "/api/v1/events", observers, s.events},
 		{"GET", "/api/v1/eventlog", observers, s.eventLog},

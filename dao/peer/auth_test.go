@@ -58,6 +58,8 @@ func TestAuthMatrix(t *testing.T) {
 		"PUT /api/v1/services/{code}":       {{"PUT", "/api/v1/services/B", `{"name":"对公业务","priority":5,"start_no":1,"enabled":true}`, M, 0}},
 		"PUT /api/v1/settings/{key}":        {{"PUT", "/api/v1/settings/notice", `{"value":"欢迎"}`, M, 0}},
 		"PUT /api/v1/branch":                {{"PUT", "/api/v1/branch", `{"name":"测试网点","time_zone":"Asia/Shanghai"}`, M, 0}},
+		"GET /api/v1/logo":                  {{"GET", "/api/v1/logo", "", all, 0}},
+		"PUT /api/v1/logo":                  {{"PUT", "/api/v1/logo", `{"data":""}`, M, 0}},
 		"GET /api/v1/terminals":             {{"GET", "/api/v1/terminals", "", M, 0}},
 		"POST /api/v1/terminals":            {{"POST", "/api/v1/terminals", `{"name":"hall 2","role":"screen","token_hash":"` + strings.Repeat("ab", 32) + `"}`, M, 0}},
 		"DELETE /api/v1/terminals/{id}":     {{"DELETE", "/api/v1/terminals/" + fmt.Sprint(spare.ID), "", M, 0}},

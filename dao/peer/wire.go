@@ -48,7 +48,7 @@ const (
 // httpStatus maps a domain code to the status the contract promises.
 func httpStatus(code string) int {
 	switch code {
-	case model.EInvalidInput:
+	case model.EInvalidInput, model.ELowContrast:
 		return http.StatusBadRequest
 	case model.EUnauthorized:
 		return http.StatusUnauthorized
