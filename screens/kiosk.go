@@ -42,7 +42,8 @@ type Kiosk struct {
 	tileBtn                              []*widget.Button
 	tileInfo                             []*canvas.Text
 	branch, clockT, state                *canvas.Text
-	vipBtn                               *widget.Button
+	vipBtn                               *widget.Button // the VIP tile's
+	vipT                                 *vipTile
 	header                               *fyne.Container
 	overlay                              *fyne.Container
 	number, ahead, eta, printing, vipTag *canvas.Text
@@ -70,18 +71,20 @@ func (k *Kiosk) Content() fyne.CanvasObject { return k.content }
 
 func (k *Kiosk) build() {
 	sc := &k.sc
+	sc.short = true // a portrait kiosk is as wide as a landscape one is tall
 	k.branch = sc.add(canvas.NewText("", colBrand), 48)
 	k.branch.TextStyle.Bold = true
 	k.clockT = sc.add(canvas.NewText("", colBrand), 40)
 	title := sc.add(canvas.NewText(tr("kiosk.choose"), colBrand), 40)
 	k.state = sc.add(canvas.NewText("", colWarn), 44)
 	k.state.Alignment = fyne.TextAlignCenter
-	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
-	k.vipBtn.Hide()
+	k.vipT = newVIPTile(sc, k.toggleVIP)
+	k.vipT.set(false, false)
+	k.vipBtn = k.vipT.btn
 	k.header = container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
-	footer := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(220, 64), k.vipBtn), k.state)
+	footer := k.state
 	k.tilesMark = sc.mark()
-	k.tiles = container.NewGridWithColumns(2)
+	k.tiles = withLayout(tileGrid{})
 
 	k.vipTag = sc.add(bigText("", 40, colWarn), 40)
 	k.number = sc.add(bigText("", 220, colBrand), 220)
@@ -89,7 +92,7 @@ func (k *Kiosk) build() {
 	k.eta = sc.add(bigText("", 44, colHallRow), 44)
 	k.printing = sc.add(bigText("", 40, colOK), 40)
 	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
-	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(done))
+	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(withLayout(touchSized{4, 1.5}, done)))
 	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewCenter(card))
 	k.overlay.Hide()
 
@@ -164,13 +167,7 @@ func (k *Kiosk) refresh() {
 	if !showVIP {
 		k.vip = false
 	}
-	imp := widget.MediumImportance
-	if k.vip {
-		imp = widget.HighImportance
-	}
-	if showVIP != k.vipBtn.Visible() || imp != k.vipBtn.Importance {
-		k.vipBtn.Importance = imp
-		k.vipBtn.Hidden = !showVIP
+	if k.vipT.set(showVIP, k.vip) {
 		k.content.Refresh()
 	}
 }
@@ -199,6 +196,7 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
 		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), container.NewCenter(container.NewVBox(name, info))))
 	}
+	k.tiles.Add(k.vipT.box) // a tile like the services, last
 	k.content.Refresh()
 }
 

@@ -13,6 +13,9 @@ const designHeight = 1080
 // read from 10 metres whatever the display, and the demo still fits in a
 // small window. It lays out one child to fill the space.
 type scaler struct {
+	// short scales by the shorter side instead of the height, for a view
+	// whose texts must fit a portrait panel's width too (the kiosk).
+	short bool
 	texts []*canvas.Text
 	base  []float32
 	last  float32
@@ -27,7 +30,11 @@ func (s *scaler) add(t *canvas.Text, size float32) *canvas.Text {
 }
 
 func (s *scaler) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	f := min(max(size.Height/designHeight, 0.3), 3)
+	ref := size.Height
+	if s.short {
+		ref = min(size.Width, size.Height)
+	}
+	f := min(max(ref/designHeight, 0.3), 3)
 	if f != s.last {
 		s.last = f
 		for i, t := range s.texts {

@@ -1,0 +1,128 @@
+package screens
+
+import (
+	"context"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"jiaohao/screens/offscreen"
+)
+
+// Each role on the demo morning at every display size: no text clipped
+// or overlapping. One window is resized through the sizes, as a display
+// change or a rotated panel would.
+
+// checkSizes lays w out at each of fitSizes and runs the fit check on
+// its content, and extra (when not nil) on it too.
+func checkSizes(t *testing.T, w fyne.Window, extra func(t testing.TB, root fyne.CanvasObject, size fyne.Size)) {
+	t.Helper()
+	for _, size := range fitSizes {
+		WithUI(func() {
+			w.Resize(size)
+			offscreen.Settle(w.Canvas())
+			assertFits(t, w.Canvas().Content(), size)
+			if extra != nil {
+				extra(t, w.Canvas().Content(), size)
+			}
+		})
+	}
+}
+
+// assertFingerSized fails t for each tappable control under root smaller
+// than a fingertip (touchTarget) either way.
+func assertFingerSized(t testing.TB, root fyne.CanvasObject, size fyne.Size) {
+	t.Helper()
+	min := touchTarget()
+	win := rectOf(fyne.Position{}, size)
+	n := 0
+	walkVisible(root, fyne.Position{}, win, win, func(o fyne.CanvasObject, _ fyne.Position, _, _ rect) {
+		if _, ok := o.(fyne.Tappable); !ok {
+			return
+		}
+		n++
+		if s := o.Size(); s.Height < min || s.Width < min {
+			label := ""
+			if b, ok := o.(*widget.Button); ok {
+				label = b.Text
+			}
+			t.Errorf("%.0f×%.0f: %T %q is %.0f×%.0f, under a fingertip (%.0f)", size.Width, size.Height, o, label, s.Width, s.Height, min)
+		}
+	})
+	if n == 0 {
+		t.Errorf("%.0f×%.0f: no tappable control found", size.Width, size.Height)
+	}
+}
+
+func TestFitKiosk(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles, VIP and the estimates", func() bool {
+		return len(k.tileBtn) == 3 && k.vipBtn.Visible() && k.EstimatesShown() > 0
+	})
+	checkSizes(t, w, func(t testing.TB, root fyne.CanvasObject, size fyne.Size) {
+		assertFingerSized(t, root, size)
+		assertKioskTiles(t, k, size)
+	})
+
+	// the number just taken, over the tiles
+	WithUI(func() { test.Tap(k.tileBtn[0]) })
+	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.eta.Text != "" })
+	checkSizes(t, w, assertFingerSized)
+}
+
+// assertKioskTiles checks the tiles' arrangement at size: one column on a
+// portrait panel, two on a landscape one, and the VIP entry the same size
+// as a service tile.
+func assertKioskTiles(t testing.TB, k *Kiosk, size fyne.Size) {
+	t.Helper()
+	tiles := visibleOnly(k.tiles.Objects)
+	if len(tiles) != 4 || tiles[3] != k.vipT.box {
+		t.Fatalf("%v: %d tiles shown, want the 3 services and the VIP entry last", size, len(tiles))
+	}
+	if got, want := k.vipT.box.Size(), tiles[0].Size(); got != want {
+		t.Errorf("%v: the VIP entry is %v, a service tile %v: it must be a full tile", size, got, want)
+	}
+	portrait := size.Height > size.Width
+	for i, o := range tiles {
+		col := o.Position().X > 0
+		switch {
+		case portrait && (col || o.Size().Width != k.tiles.Size().Width):
+			t.Errorf("%v: tile %d at %v, %v: a portrait kiosk stacks its tiles in one full-width column", size, i, o.Position(), o.Size())
+		case !portrait && col != (i%2 == 1):
+			t.Errorf("%v: tile %d at %v: a landscape kiosk shows two columns", size, i, o.Position())
+		}
+	}
+}
+
+func TestFitCaller(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	c := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, w, st, 2, &recorder{}) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "A003 serving with A001 passed", func() bool {
+		return c.number.Text == "A003" && passedRow(c, "A001") != nil
+	})
+	checkSizes(t, w, nil)
+}
+
+func TestFitManager(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	waitFor(t, "every page loaded", func() bool {
+		return len(m.mon.win.box.Objects) == 4 && len(m.services.rows.Objects) == 3 &&
+			len(m.windows.rows.Objects) == 4 && m.settings.loaded != nil
+	})
+	for i, tab := range m.tabs.Items {
+		t.Run(tab.Text, func(t *testing.T) {
+			WithUI(func() { m.tabs.SelectIndex(i) })
+			checkSizes(t, w, nil)
+		})
+	}
+}
