@@ -56,7 +56,23 @@ func assertFingerSized(t testing.TB, root fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func TestFitKiosk(t *testing.T) {
+// inEachLanguage runs check once per language of the program: English
+// labels are longer than Chinese ones and must fit as well.
+func inEachLanguage(t *testing.T, check func(t *testing.T)) {
+	for _, code := range []string{"zh", "en"} {
+		t.Run(code, func(t *testing.T) {
+			if err := SetLanguage(code); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { SetLanguage("zh") })
+			check(t)
+		})
+	}
+}
+
+func TestFitKiosk(t *testing.T) { inEachLanguage(t, fitKiosk) }
+
+func fitKiosk(t *testing.T) {
 	st := demoStore(t)
 	w := newTestWindow(t, 1280, 720)
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
@@ -99,7 +115,9 @@ func assertKioskTiles(t testing.TB, k *Kiosk, size fyne.Size) {
 	}
 }
 
-func TestFitCaller(t *testing.T) {
+func TestFitCaller(t *testing.T) { inEachLanguage(t, fitCaller) }
+
+func fitCaller(t *testing.T) {
 	st := demoStore(t)
 	w := newTestWindow(t, 1280, 720)
 	c := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, w, st, 2, &recorder{}) })
@@ -110,7 +128,9 @@ func TestFitCaller(t *testing.T) {
 	checkSizes(t, w, nil)
 }
 
-func TestFitManager(t *testing.T) {
+func TestFitManager(t *testing.T) { inEachLanguage(t, fitManager) }
+
+func fitManager(t *testing.T) {
 	st := demoStore(t)
 	w := newTestWindow(t, 1280, 720)
 	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
