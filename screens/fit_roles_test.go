@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/model"
+
 	"jiaohao/screens/offscreen"
 )
 
@@ -72,10 +74,21 @@ func inEachLanguage(t *testing.T, check func(t *testing.T)) {
 
 func TestFitKiosk(t *testing.T) { inEachLanguage(t, fitKiosk) }
 
+// flakyEstimates is a flaky link whose tiles still get the estimates.
+type flakyEstimates struct {
+	*flaky
+	np model.NextPositions
+}
+
+func (f flakyEstimates) NextPositions(ctx context.Context) (map[string]model.Position, error) {
+	return f.np.NextPositions(ctx)
+}
+
 func fitKiosk(t *testing.T) {
-	st := demoStore(t)
+	demo := demoStore(t)
+	st := &flaky{Store: demo}
 	w := newTestWindow(t, 1280, 720)
-	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, flakyEstimates{st, demo}, &recorder{}) })
 	waitLoaded(t, k.Loaded())
 	waitFor(t, "tiles, VIP and the estimates", func() bool {
 		return len(k.tileBtn) == 3 && k.vipBtn.Visible() && k.EstimatesShown() > 0
@@ -85,9 +98,20 @@ func fitKiosk(t *testing.T) {
 		assertKioskTiles(t, k, size)
 	})
 
-	// the number just taken, over the tiles
+	// the VIP entry chosen, then the number just taken, over the tiles
+	WithUI(func() { test.Tap(k.vipBtn) })
+	checkSizes(t, w, func(t testing.TB, root fyne.CanvasObject, size fyne.Size) {
+		assertFingerSized(t, root, size)
+		assertKioskTiles(t, k, size)
+	})
 	WithUI(func() { test.Tap(k.tileBtn[0]) })
-	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.eta.Text != "" })
+	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.eta.Text != "" && k.vipTag.Text != "" })
+	checkSizes(t, w, assertFingerSized)
+
+	// the longest sentence a customer meets: taking numbers paused
+	WithUI(k.hideTicket)
+	st.cut(true)
+	waitFor(t, "paused", func() bool { return k.state.Text == tr("kiosk.paused") })
 	checkSizes(t, w, assertFingerSized)
 }
 

@@ -44,7 +44,7 @@ type Kiosk struct {
 	branch, clockT, state                *canvas.Text
 	vipBtn                               *widget.Button // the VIP tile's
 	vipT                                 *vipTile
-	header                               *fyne.Container
+	header, stateBox                     *fyne.Container
 	overlay                              *fyne.Container
 	number, ahead, eta, printing, vipTag *canvas.Text
 	content                              fyne.CanvasObject
@@ -76,13 +76,14 @@ func (k *Kiosk) build() {
 	k.branch.TextStyle.Bold = true
 	k.clockT = sc.add(canvas.NewText("", colBrand), 40)
 	title := sc.add(canvas.NewText(tr("kiosk.choose"), colBrand), 40)
-	k.state = sc.add(canvas.NewText("", colWarn), 44)
+	k.state = canvas.NewText("", colWarn)
 	k.state.Alignment = fyne.TextAlignCenter
+	k.stateBox = sc.fit(k.state, 44)
 	k.vipT = newVIPTile(sc, k.toggleVIP)
 	k.vipT.set(false, false)
 	k.vipBtn = k.vipT.btn
 	k.header = container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
-	footer := k.state
+	footer := k.stateBox
 	k.tilesMark = sc.mark()
 	k.tiles = withLayout(tileGrid{})
 
@@ -149,7 +150,10 @@ func (k *Kiosk) refresh() {
 	if ok && time.Now().Before(k.errUntil) {
 		why = k.errMsg
 	}
-	setText(k.state, why)
+	if k.state.Text != why {
+		setText(k.state, why)
+		k.stateBox.Refresh() // refit the sentence to the width
+	}
 	enabledSvc := k.enabledServices()
 	var codes []string
 	for _, s := range enabledSvc {

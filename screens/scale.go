@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 )
@@ -19,6 +21,13 @@ type scaler struct {
 	texts []*canvas.Text
 	base  []float32
 	last  float32
+	fits  []fitBox // texts that also shrink to their box's width
+}
+
+// fitBox is a text of the scaler (index i) laid out by a fitLine in box.
+type fitBox struct {
+	i   int
+	box *fyne.Container
 }
 
 // add registers t at size (in points at designHeight) and returns it.
@@ -46,6 +55,56 @@ func (s *scaler) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
+	for _, f := range s.fits {
+		f.box.Refresh() // a new factor reset the size its box had fitted
+	}
+}
+
+// factor is the scale the texts have now.
+func (s *scaler) factor() float32 { return max(s.last, 0.3) }
+
+// fit registers t like add, in a box of the width it is given that
+// shrinks t when the scaled size would not fit: a sentence of unknown
+// length (why taking numbers is paused) on a narrow portrait panel. After
+// changing t's text, refresh the box.
+func (s *scaler) fit(t *canvas.Text, size float32) *fyne.Container {
+	s.add(t, size)
+	box := withLayout(fitLine{sc: s, t: t, size: size}, t)
+	s.fits = append(s.fits, fitBox{i: len(s.texts) - 1, box: box})
+	return box
+}
+
+// fitLine lays out one text of a scaler at its scaled size or, if that is
+// wider than the box, at the size that just fits.
+type fitLine struct {
+	sc   *scaler
+	t    *canvas.Text
+	size float32
+}
+
+func (l fitLine) Layout(_ []fyne.CanvasObject, box fyne.Size) {
+	want := l.size * l.sc.factor()
+	// a text's width is not quite proportional to its size (hinting), so
+	// shrink until it fits, a few steps at most
+	for range 5 {
+		w := fyne.MeasureText(l.t.Text, want, l.t.TextStyle).Width
+		if w <= box.Width || box.Width <= 0 {
+			break
+		}
+		want *= box.Width / w * 0.99
+	}
+	if l.t.TextSize != want {
+		l.t.TextSize = want
+		l.t.Refresh()
+	}
+	l.t.Move(fyne.NewPos(0, 0))
+	l.t.Resize(box)
+}
+
+// MinSize is the line's height at the scaled size, whatever the text, so
+// the layout around it does not move; it takes any width.
+func (l fitLine) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(0, fyne.MeasureText("国", l.size*l.sc.factor(), l.t.TextStyle).Height)
 }
 
 // MinSize is small on purpose: the texts shrink to fit.
@@ -75,4 +134,5 @@ func (s *scaler) mark() int { return len(s.texts) }
 func (s *scaler) truncate(n int) {
 	clear(s.texts[n:])
 	s.texts, s.base = s.texts[:n], s.base[:n]
+	s.fits = slices.DeleteFunc(s.fits, func(f fitBox) bool { return f.i >= n })
 }
