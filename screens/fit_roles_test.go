@@ -170,3 +170,19 @@ func fitManager(t *testing.T) {
 		})
 	}
 }
+
+// A big branch: eight services, one with a long name, and the VIP entry.
+func TestFitKioskManyServices(t *testing.T) {
+	st := demoStore(t)
+	for i, name := range []string{"个人外汇及跨境汇款业务", "信用卡", "理财咨询", "贷款", "社保医保"} {
+		code := string(rune('C' + i))
+		if _, err := st.SaveService(context.Background(), model.Service{Code: code, Name: name, Priority: model.DefaultPriority, StartNo: 1, Enabled: true, SortOrder: 10 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "eight tiles and VIP", func() bool { return len(k.tileBtn) == 8 && k.vipBtn.Visible() && k.EstimatesShown() > 0 })
+	checkSizes(t, w, assertFingerSized)
+}
