@@ -186,3 +186,13 @@ func TestFitKioskManyServices(t *testing.T) {
 	waitFor(t, "eight tiles and VIP", func() bool { return len(k.tileBtn) == 8 && k.vipBtn.Visible() && k.EstimatesShown() > 0 })
 	checkSizes(t, w, assertFingerSized)
 }
+
+// The fingertip size is 9 mm where Fyne's logical pixel is smallest (1/120
+// inch), and no larger than it must be.
+func TestFitTouchTargetIsNineMillimetres(t *testing.T) {
+	mm := func(px float32) float32 { return px / 120 * 25.4 }
+	got := Theme{}.Size(SizeNameTouchTarget)
+	if mm(got) < 9 || mm(got-1) >= 9 {
+		t.Fatalf("touch target %.0f px is %.2f mm at 120 DPI, want the least size of at least 9 mm", got, mm(got))
+	}
+}

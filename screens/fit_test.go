@@ -100,19 +100,32 @@ func walkVisible(o fyne.CanvasObject, origin fyne.Position, bound, view rect, vi
 	pos := origin.Add(o.Position())
 	box := rectOf(pos, o.Size())
 	visit(o, pos, bound, view)
-	if _, scrolls := o.(*container.Scroll); scrolls {
-		view = view.cut(box)
-	} else {
-		bound, view = bound.cut(box), view.cut(box)
+	moving := scrolls(o)
+	if !moving {
+		bound = bound.cut(box)
 	}
+	view = view.cut(box)
 	for _, c := range children(o) {
-		if sc, ok := o.(*container.Scroll); ok && c == sc.Content {
-			// the content may be taller than the viewport: that is what a
-			// scroll is for, so it bounds its own texts
+		if moving {
+			// the content may be larger than the viewport: that is what
+			// a scroll is for, so it bounds its own texts
 			bound = rectOf(pos.Add(c.Position()), c.Size())
 		}
 		walkVisible(c, pos, bound, view, visit)
 	}
+}
+
+// scrolls reports whether o shows a window onto content that moves
+// inside it: a scroll container, the hall's notice marquee.
+func scrolls(o fyne.CanvasObject) bool {
+	switch v := o.(type) {
+	case *container.Scroll:
+		return true
+	case *fyne.Container:
+		_, ok := v.Layout.(*marquee)
+		return ok
+	}
+	return false
 }
 
 // visibleTexts lists the texts under root as drawn in a window of size.
@@ -223,6 +236,26 @@ func TestFitCheckFindsOverlapAndClipping(t *testing.T) {
 	lbl.Resize(lbl.MinSize())
 	if got := fitProblems(container.NewWithoutLayout(box), fyne.NewSize(200, 200)); !containsPrefix(got, `clipped: "等候 5 人 · 约 5 分钟" drawn`) {
 		t.Errorf("a label past its box was not reported: %q", got)
+	}
+}
+
+// Content scrolled out of a scroll's viewport is not clipped: it is
+// there to scroll to; and what is out of view overlaps nothing.
+func TestFitCheckScrolls(t *testing.T) {
+	test.NewTempApp(t).Settings().SetTheme(Theme{})
+	rows := container.NewVBox()
+	for range 40 {
+		rows.Add(widget.NewLabel("A001 → 2 号窗口"))
+	}
+	below := canvas.NewText("最近叫号", colBrand)
+	sc := container.NewVScroll(rows)
+	root := container.NewBorder(nil, below, nil, nil, sc)
+	root.Resize(fyne.NewSize(300, 200))
+	if got := fitProblems(root, fyne.NewSize(300, 200)); len(got) != 0 {
+		t.Errorf("a scrolled list was reported: %q", got)
+	}
+	if n := len(visibleTexts(root, fyne.NewSize(300, 200))); n != 41 {
+		t.Errorf("%d texts found, want the 40 rows and the line below", n)
 	}
 }
 
