@@ -2,6 +2,8 @@ package screens
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -171,19 +173,38 @@ func fitManager(t *testing.T) {
 	}
 }
 
-// A big branch: eight services, one with a long name, and the VIP entry.
-func TestFitKioskManyServices(t *testing.T) {
+// A big branch with long names: eight services, one named with the most
+// characters a name may have, the VIP entry, a branch name of 30
+// characters; and a number taken while the printer is out of paper.
+func TestFitKioskManyServices(t *testing.T) { inEachLanguage(t, fitKioskMany) }
+
+func fitKioskMany(t *testing.T) {
 	st := demoStore(t)
-	for i, name := range []string{"个人外汇及跨境汇款业务", "信用卡", "理财咨询", "贷款", "社保医保"} {
+	ctx := context.Background()
+	if err := st.SetBranch(ctx, "中国工商银行北京市分行西城区金融街西单北大街支行营业部", "Asia/Shanghai"); err != nil {
+		t.Fatal(err)
+	}
+	long := "个人外汇跨境汇款及国际结算咨询服务中心处"
+	if n := utf8.RuneCountInString(long); n != model.MaxNameLen {
+		t.Fatalf("the long name has %d characters, want the limit %d", n, model.MaxNameLen)
+	}
+	for i, name := range []string{long, "信用卡", "理财咨询", "贷款", "社保医保"} {
 		code := string(rune('C' + i))
-		if _, err := st.SaveService(context.Background(), model.Service{Code: code, Name: name, Priority: model.DefaultPriority, StartNo: 1, Enabled: true, SortOrder: 10 + i}); err != nil {
+		if _, err := st.SaveService(ctx, model.Service{Code: code, Name: name, Priority: model.DefaultPriority, StartNo: 1, Enabled: true, SortOrder: 10 + i}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w := newTestWindow(t, 1280, 720)
-	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	printer := &recorder{fault: "out of paper"}
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, printer) })
 	waitLoaded(t, k.Loaded())
-	waitFor(t, "eight tiles and VIP", func() bool { return len(k.tileBtn) == 8 && k.vipBtn.Visible() && k.EstimatesShown() > 0 })
+	waitFor(t, "eight tiles and VIP", func() bool {
+		return len(k.tileBtn) == 8 && k.vipBtn.Visible() && k.EstimatesShown() > 0 && strings.HasPrefix(k.branch.Text, "中国工商银行")
+	})
+	checkSizes(t, w, assertFingerSized)
+
+	WithUI(func() { test.Tap(k.tileBtn[3]) })
+	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.printing.Text == tr("kiosk.print_fault") })
 	checkSizes(t, w, assertFingerSized)
 }
 

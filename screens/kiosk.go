@@ -72,29 +72,29 @@ func (k *Kiosk) Content() fyne.CanvasObject { return k.content }
 func (k *Kiosk) build() {
 	sc := &k.sc
 	sc.short = true // a portrait kiosk is as wide as a landscape one is tall
-	k.branch = sc.add(canvas.NewText("", colBrand), 48)
+	k.branch = canvas.NewText("", colBrand)
 	k.branch.TextStyle.Bold = true
+	branch := sc.fit(k.branch, 48)
 	k.clockT = sc.add(canvas.NewText("", colBrand), 40)
-	title := sc.add(canvas.NewText(tr("kiosk.choose"), colBrand), 40)
+	title := bigText(tr("kiosk.choose"), 40, colBrand)
+	title.TextStyle.Bold = false
 	k.state = canvas.NewText("", colWarn)
 	k.state.Alignment = fyne.TextAlignCenter
 	k.stateBox = sc.fit(k.state, 44)
 	k.vipT = newVIPTile(sc, k.toggleVIP)
 	k.vipT.set(false, false)
 	k.vipBtn = k.vipT.btn
-	k.header = container.NewBorder(nil, nil, k.branch, k.clockT, container.NewCenter(title))
+	k.header = withLayout(headerRow{branch: k.branch, size: 48, sc: sc}, branch, sc.fit(title, 40), k.clockT)
 	footer := k.stateBox
 	k.tilesMark = sc.mark()
 	k.tiles = withLayout(tileGrid{})
 
-	k.vipTag = sc.add(bigText("", 40, colWarn), 40)
-	k.number = sc.add(bigText("", 220, colBrand), 220)
-	k.ahead = sc.add(bigText("", 52, colHallRow), 52)
-	k.eta = sc.add(bigText("", 44, colHallRow), 44)
-	k.printing = sc.add(bigText("", 40, colOK), 40)
+	k.vipTag, k.number = bigText("", 40, colWarn), bigText("", 220, colBrand)
+	k.ahead, k.eta, k.printing = bigText("", 52, colHallRow), bigText("", 44, colHallRow), bigText("", 40, colOK)
 	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
-	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(withLayout(touchSized{4, 1.5}, done)))
-	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewCenter(card))
+	card := middle(sc.fit(k.vipTag, 40), sc.fit(k.number, 220), sc.fit(k.ahead, 52), sc.fit(k.eta, 44),
+		sc.fit(k.printing, 40), container.NewCenter(withLayout(touchSized{4, 1.5}, done)))
+	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewPadded(card))
 	k.overlay.Hide()
 
 	main := container.NewBorder(container.NewPadded(k.header), container.NewPadded(footer), nil, nil, container.NewPadded(k.tiles))
@@ -108,7 +108,10 @@ func (k *Kiosk) show(u model.Change) {
 	if u.Reloaded {
 		k.loadSettings()
 	}
-	setText(k.branch, u.Snapshot.Branch)
+	if k.branch.Text != u.Snapshot.Branch {
+		setText(k.branch, u.Snapshot.Branch)
+		k.header.Refresh() // refit the name beside the title
+	}
 	k.askEstimates()
 	k.refresh()
 }
@@ -163,9 +166,16 @@ func (k *Kiosk) refresh() {
 		k.codes = codes
 		k.rebuildTiles(enabledSvc)
 	}
+	refit := false
 	for i, s := range enabledSvc {
-		setText(k.tileInfo[i], k.waitText(s))
+		if w := k.waitText(s); w != k.tileInfo[i].Text {
+			setText(k.tileInfo[i], w)
+			refit = true
+		}
 		enable(k.tileBtn[i], ok && !k.busy)
+	}
+	if refit {
+		k.tiles.Refresh() // each wait line fits its tile
 	}
 	showVIP := k.settings.VIPEnabled && ok
 	if !showVIP {
@@ -193,12 +203,11 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 	for _, s := range svc {
 		code := s.Code
 		btn := widget.NewButton("", func() { k.take(code) })
-		name := k.sc.add(bigText(s.Name, 64, colBrand), 64)
-		info := k.sc.add(bigText("", 36, colHallRow), 36)
+		name, info := bigText(s.Name, 64, colBrand), bigText("", 36, colHallRow)
 		prefix := k.sc.add(bigText(s.Code, 40, colDim), 40)
 		prefix.Alignment = fyne.TextAlignLeading
 		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
-		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), container.NewCenter(container.NewVBox(name, info))))
+		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), withLayout(besides{prefix}, middle(k.sc.fit(name, 64), k.sc.fit(info, 36)))))
 	}
 	k.tiles.Add(k.vipT.box) // a tile like the services, last
 	k.content.Refresh()

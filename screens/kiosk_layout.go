@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -95,9 +96,8 @@ type vipTile struct {
 
 func newVIPTile(sc *scaler, tap func()) *vipTile {
 	v := &vipTile{btn: widget.NewButton("", tap)}
-	v.name = sc.add(bigText(tr("kiosk.vip"), 64, colBrand), 64)
-	v.hint = sc.add(bigText(tr("kiosk.vip_hint"), 36, colHallRow), 36)
-	v.box = container.NewStack(v.btn, container.NewCenter(container.NewVBox(v.name, v.hint)))
+	v.name, v.hint = bigText(tr("kiosk.vip"), 64, colBrand), bigText(tr("kiosk.vip_hint"), 36, colHallRow)
+	v.box = container.NewStack(v.btn, container.NewPadded(middle(sc.fit(v.name, 64), sc.fit(v.hint, 36))))
 	return v
 }
 
@@ -114,8 +114,66 @@ func (v *vipTile) set(shown, on bool) bool {
 	v.btn.Importance = imp
 	v.btn.Hidden, v.box.Hidden = !shown, !shown
 	v.name.Color, v.hint.Color, v.hint.Text = name, hintCol, hint
-	v.btn.Refresh()
-	v.name.Refresh()
-	v.hint.Refresh()
+	v.box.Refresh() // refits the hint too
 	return true
+}
+
+// middle stacks fitted lines (scaler.fit) in the middle of the height
+// they are given, each line as wide as the space, so each shrinks to it.
+func middle(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.NewVBox(append(append([]fyne.CanvasObject{layout.NewSpacer()}, objs...), layout.NewSpacer())...)
+}
+
+// besides lays its objects out clear of a corner mark (a tile's service
+// letter) on both sides, so centred lines stay centred and never run
+// under the mark.
+type besides struct{ mark fyne.CanvasObject }
+
+func (b besides) inset() float32 { return b.mark.MinSize().Width + 2*theme.Padding() }
+
+func (b besides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	in, pad := b.inset(), theme.Padding()
+	for _, o := range objs {
+		o.Move(fyne.NewPos(in, pad))
+		o.Resize(fyne.NewSize(max(size.Width-2*in, 0), max(size.Height-2*pad, 0)))
+	}
+}
+
+func (b besides) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	out := fyne.NewSize(0, 0)
+	for _, o := range objs {
+		out = out.Max(o.MinSize())
+	}
+	return out.Add(fyne.NewSize(2*b.inset(), 2*theme.Padding()))
+}
+
+// headerRow lays out the kiosk's top line: the branch name (a fitted
+// line) at the left, the clock at the right and the title (a fitted line)
+// centred on the screen between them. A branch name may be long (100
+// characters): it keeps at most 40 % of the width and shrinks to it.
+type headerRow struct {
+	sc     *scaler
+	branch *canvas.Text
+	size   float32 // the branch name's size at design height
+}
+
+func (h headerRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	branch, title, clock := objs[0], objs[1], objs[2]
+	cw := clock.MinSize().Width
+	bw := min(fyne.MeasureText(h.branch.Text, h.size*h.sc.factor(), h.branch.TextStyle).Width, size.Width*0.4)
+	side := max(bw, cw) + theme.Padding()
+	branch.Move(fyne.NewPos(0, 0))
+	branch.Resize(fyne.NewSize(bw, size.Height))
+	title.Move(fyne.NewPos(side, 0))
+	title.Resize(fyne.NewSize(max(size.Width-2*side, 0), size.Height))
+	clock.Move(fyne.NewPos(size.Width-cw, 0))
+	clock.Resize(fyne.NewSize(cw, size.Height))
+}
+
+func (h headerRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var height float32
+	for _, o := range objs {
+		height = max(height, o.MinSize().Height)
+	}
+	return fyne.NewSize(2*objs[2].MinSize().Width, height)
 }
