@@ -44,7 +44,8 @@ func (s *scaler) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		ref = min(size.Width, size.Height)
 	}
 	f := min(max(ref/designHeight, 0.3), 3)
-	if f != s.last {
+	changed := f != s.last
+	if changed {
 		s.last = f
 		for i, t := range s.texts {
 			t.TextSize = s.base[i] * f
@@ -55,8 +56,10 @@ func (s *scaler) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
-	for _, f := range s.fits {
-		f.box.Refresh() // a new factor reset the size its box had fitted
+	if changed {
+		for _, fb := range s.fits {
+			fb.box.Refresh() // the new factor reset the size its box had fitted
+		}
 	}
 }
 

@@ -67,8 +67,14 @@ const SizeNameTouchTarget fyne.ThemeSizeName = "jiaohaoTouchTarget"
 // touchTargetPx is 9 mm in logical pixels at Fyne's 120 DPI baseline.
 const touchTargetPx = 43 // ceil(9 / 25.4 * 120)
 
-// touchTarget is the current theme's fingertip size.
-func touchTarget() float32 { return fyne.CurrentApp().Settings().Theme().Size(SizeNameTouchTarget) }
+// touchTarget is the current theme's fingertip size; a theme that does
+// not know the size (0) gets the 9 mm all the same.
+func touchTarget() float32 {
+	if s := fyne.CurrentApp().Settings().Theme().Size(SizeNameTouchTarget); s > 0 {
+		return s
+	}
+	return touchTargetPx
+}
 
 // Size enlarges text a little for readability at arm's length.
 func (Theme) Size(n fyne.ThemeSizeName) float32 {
