@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -136,7 +137,7 @@ func assertKioskTiles(t testing.TB, k *Kiosk, size fyne.Size) {
 		case portrait && (col || o.Size().Width != k.tiles.Size().Width):
 			t.Errorf("%v: tile %d at %v, %v: a portrait kiosk stacks its tiles in one full-width column", size, i, o.Position(), o.Size())
 		case !portrait && col != (i%2 == 1):
-			t.Errorf("%v: tile %d at %v: a landscape kiosk shows two columns", size, i, o.Position())
+			t.Errorf("%v: tile %d at %v: a landscape kiosk shows four tiles in two columns", size, i, o.Position())
 		}
 	}
 }
@@ -173,12 +174,19 @@ func fitManager(t *testing.T) {
 	}
 }
 
-// A big branch with long names: eight services, one named with the most
-// characters a name may have, the VIP entry, a branch name of 30
-// characters; and a number taken while the printer is out of paper.
-func TestFitKioskManyServices(t *testing.T) { inEachLanguage(t, fitKioskMany) }
+// A big branch with long names: eight services (one portrait column) or
+// fifteen (two), one named with the most characters a name may have, the
+// VIP entry, a branch name of 30 characters; and a number taken while
+// the printer is out of paper.
+func TestFitKioskManyServices(t *testing.T) {
+	for _, n := range []int{8, 15} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			inEachLanguage(t, func(t *testing.T) { fitKioskMany(t, n) })
+		})
+	}
+}
 
-func fitKioskMany(t *testing.T) {
+func fitKioskMany(t *testing.T, services int) {
 	st := demoStore(t)
 	ctx := context.Background()
 	if err := st.SetBranch(ctx, "中国工商银行北京市分行西城区金融街西单北大街支行营业部", "Asia/Shanghai"); err != nil {
@@ -188,7 +196,9 @@ func fitKioskMany(t *testing.T) {
 	if n := utf8.RuneCountInString(long); n != model.MaxNameLen {
 		t.Fatalf("the long name has %d characters, want the limit %d", n, model.MaxNameLen)
 	}
-	for i, name := range []string{long, "信用卡", "理财咨询", "贷款", "社保医保"} {
+	names := []string{long, "信用卡", "理财咨询", "贷款", "社保医保", "外汇兑换", "公积金", "养老金",
+		"企业开户", "票据业务", "国际结算", "保险代理"}
+	for i, name := range names[:services-3] { // the demo has A, B and V
 		code := string(rune('C' + i))
 		if _, err := st.SaveService(ctx, model.Service{Code: code, Name: name, Priority: model.DefaultPriority, StartNo: 1, Enabled: true, SortOrder: 10 + i}); err != nil {
 			t.Fatal(err)
@@ -198,8 +208,8 @@ func fitKioskMany(t *testing.T) {
 	printer := &recorder{fault: "out of paper"}
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, printer) })
 	waitLoaded(t, k.Loaded())
-	waitFor(t, "eight tiles and VIP", func() bool {
-		return len(k.tileBtn) == 8 && k.vipBtn.Visible() && k.EstimatesShown() > 0 && strings.HasPrefix(k.branch.Text, "中国工商银行")
+	waitFor(t, "the tiles and VIP", func() bool {
+		return len(k.tileBtn) == services && k.vipBtn.Visible() && k.EstimatesShown() > 0 && strings.HasPrefix(k.branch.Text, "中国工商银行")
 	})
 	checkSizes(t, w, assertFingerSized)
 

@@ -12,16 +12,30 @@ import (
 )
 
 // tileGrid lays the kiosk's tiles out in equal cells filling the space:
-// two columns on a landscape panel, one on a portrait one (a standing
-// kiosk), so a tile is never narrower than half a landscape screen and
-// its wait line never runs across the border. Hidden tiles take no cell.
+// one column on a portrait panel (a standing kiosk), where a tile is the
+// full width (two beyond maxPortraitRows tiles); on a landscape one at least two columns, and as many more
+// as keep the rows no more than the columns (five tiles take three
+// columns, ten take four), so a big branch's tiles stay tall enough for
+// their two lines. Hidden tiles take no cell.
 type tileGrid struct{}
 
-func (tileGrid) columns(size fyne.Size) int {
+// maxPortraitRows is how many tiles one portrait column holds with room
+// for both lines: on a 16:9 panel a tenth of the height is 1.4 times the
+// two lines' height, since both scale with the panel's width.
+const maxPortraitRows = 10
+
+func (tileGrid) columns(size fyne.Size, n int) int {
 	if size.Height > size.Width {
+		if n > maxPortraitRows {
+			return 2 // rather than cut the lines of tiles too short for them
+		}
 		return 1
 	}
-	return 2
+	cols := 2
+	for (n+cols-1)/cols > cols {
+		cols++
+	}
+	return min(cols, max(n, 1))
 }
 
 func (g tileGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -29,7 +43,7 @@ func (g tileGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(shown) == 0 {
 		return
 	}
-	cols := min(g.columns(size), len(shown))
+	cols := g.columns(size, len(shown))
 	rows := (len(shown) + cols - 1) / cols
 	pad := theme.Padding()
 	w := (size.Width - pad*float32(cols-1)) / float32(cols)
