@@ -84,7 +84,7 @@ func (k *Kiosk) build() {
 	k.vipT = newVIPTile(sc, k.toggleVIP)
 	k.vipT.set(false, false)
 	k.vipBtn = k.vipT.btn
-	k.header = withLayout(headerRow{branch: k.branch, size: 48, sc: sc}, branch, sc.fit(title, 40), k.clockT)
+	k.header = withLayout(headerRow{sc: sc, branch: k.branch, title: title, size: 48, tsize: 40}, branch, sc.fit(title, 40), k.clockT)
 	footer := k.stateBox
 	k.tilesMark = sc.mark()
 	k.tiles = withLayout(tileGrid{})

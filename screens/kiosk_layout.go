@@ -163,23 +163,31 @@ func (b besides) MinSize(objs []fyne.CanvasObject) fyne.Size {
 
 // headerRow lays out the kiosk's top line: the branch name (a fitted
 // line) at the left, the clock at the right and the title (a fitted line)
-// centred on the screen between them. A branch name may be long (100
-// characters): it keeps at most 40 % of the width and shrinks to it.
+// between them, centred on the screen when there is room. The title is
+// what a customer must read, so a long branch name (up to 100
+// characters) gives way first: it shrinks to what the title leaves, but
+// keeps at least a quarter of the width.
 type headerRow struct {
-	sc     *scaler
-	branch *canvas.Text
-	size   float32 // the branch name's size at design height
+	sc            *scaler
+	branch, title *canvas.Text
+	size, tsize   float32 // the branch name's and the title's size at design height
 }
 
 func (h headerRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	branch, title, clock := objs[0], objs[1], objs[2]
+	pad, f := 4*theme.Padding(), h.sc.factor() // a gap that parts the three
 	cw := clock.MinSize().Width
-	bw := min(fyne.MeasureText(h.branch.Text, h.size*h.sc.factor(), h.branch.TextStyle).Width, size.Width*0.4)
-	side := max(bw, cw) + theme.Padding()
+	bw := fyne.MeasureText(h.branch.Text, h.size*f, h.branch.TextStyle).Width
+	tw := fyne.MeasureText(h.title.Text, h.tsize*f, h.title.TextStyle).Width
+	x0, x1 := max(bw, cw)+pad, size.Width-max(bw, cw)-pad // centred on the screen
+	if x1-x0 < tw {
+		bw = min(bw, max(size.Width-tw-cw-2*pad, size.Width/4))
+		x0, x1 = bw+pad, size.Width-cw-pad
+	}
 	branch.Move(fyne.NewPos(0, 0))
 	branch.Resize(fyne.NewSize(bw, size.Height))
-	title.Move(fyne.NewPos(side, 0))
-	title.Resize(fyne.NewSize(max(size.Width-2*side, 0), size.Height))
+	title.Move(fyne.NewPos(x0, 0))
+	title.Resize(fyne.NewSize(max(x1-x0, 0), size.Height))
 	clock.Move(fyne.NewPos(size.Width-cw, 0))
 	clock.Resize(fyne.NewSize(cw, size.Height))
 }
