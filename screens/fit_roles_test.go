@@ -227,3 +227,12 @@ func TestFitTouchTargetIsNineMillimetres(t *testing.T) {
 		t.Fatalf("touch target %.0f px is %.2f mm at 120 DPI, want the least size of at least 9 mm", got, mm(got))
 	}
 }
+
+// The setup form is the first thing every PC shows, on whatever display.
+func TestFitSetup(t *testing.T) {
+	inEachLanguage(t, func(t *testing.T) {
+		w := newTestWindow(t, 640, 720)
+		WithUI(func() { NewSetup(w, &keeper{}, nil, nil) }) // a fresh PC
+		checkSizes(t, w, nil)
+	})
+}
