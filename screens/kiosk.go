@@ -91,9 +91,11 @@ func (k *Kiosk) build() {
 
 	k.vipTag, k.number = bigText("", 40, colWarn), bigText("", 220, colBrand)
 	k.ahead, k.eta, k.printing = bigText("", 52, colHallRow), bigText("", 44, colHallRow), bigText("", 40, colOK)
-	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
+	// the button's label is a text of the scaler, read with the number
+	doneT := bigText(tr("kiosk.done"), 40, colBrand)
+	done := withLayout(touchSized{w: 4, h: 1.5, sc: sc}, widget.NewButton("", func() { k.hideTicket() }), sc.fit(doneT, 40))
 	card := middle(sc.fit(k.vipTag, 40), sc.fit(k.number, 220), sc.fit(k.ahead, 52), sc.fit(k.eta, 44),
-		sc.fit(k.printing, 40), container.NewCenter(withLayout(touchSized{4, 1.5}, done)))
+		sc.fit(k.printing, 40), container.NewCenter(done))
 	k.overlay = container.NewStack(canvas.NewRectangle(colPaper), container.NewPadded(card))
 	k.overlay.Hide()
 

@@ -81,8 +81,12 @@ func visibleOnly(objs []fyne.CanvasObject) []fyne.CanvasObject {
 }
 
 // touchSized keeps its objects at least w×h fingertips (touchTarget), so
-// the kiosk's buttons stay tappable whatever their label.
-type touchSized struct{ w, h float32 }
+// the kiosk's buttons stay tappable whatever their label, and grows that
+// with the scaler's texts on a larger panel (never below the fingertip).
+type touchSized struct {
+	w, h float32
+	sc   *scaler
+}
 
 func (l touchSized) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
@@ -92,7 +96,7 @@ func (l touchSized) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (l touchSized) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	f := touchTarget()
+	f := touchTarget() * max(l.sc.factor(), 1)
 	out := fyne.NewSize(l.w*f, l.h*f)
 	for _, o := range objs {
 		out = out.Max(o.MinSize())
