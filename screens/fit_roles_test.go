@@ -2,17 +2,19 @@ package screens
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
-
 	"jiaohao/screens/offscreen"
 )
 
@@ -40,24 +42,54 @@ func checkSizes(t *testing.T, w fyne.Window, extra func(t testing.TB, root fyne.
 // than a fingertip (touchTarget) either way.
 func assertFingerSized(t testing.TB, root fyne.CanvasObject, size fyne.Size) {
 	t.Helper()
-	min := touchTarget()
+	for _, p := range fingerProblems(root, size) {
+		t.Errorf("%.0f×%.0f: %s", size.Width, size.Height, p)
+	}
+}
+
+// fingerProblems names the visible tappable controls under root smaller
+// than a fingertip, or says that there is none to tap at all.
+func fingerProblems(root fyne.CanvasObject, size fyne.Size) []string {
+	least := touchTarget()
 	win := rectOf(fyne.Position{}, size)
+	var out []string
 	n := 0
 	walkVisible(root, fyne.Position{}, win, win, func(o fyne.CanvasObject, _ fyne.Position, _, _ rect) {
 		if _, ok := o.(fyne.Tappable); !ok {
 			return
 		}
 		n++
-		if s := o.Size(); s.Height < min || s.Width < min {
+		if s := o.Size(); s.Height < least || s.Width < least {
 			label := ""
 			if b, ok := o.(*widget.Button); ok {
 				label = b.Text
 			}
-			t.Errorf("%.0f×%.0f: %T %q is %.0f×%.0f, under a fingertip (%.0f)", size.Width, size.Height, o, label, s.Width, s.Height, min)
+			out = append(out, fmt.Sprintf("%T %q is %.0f×%.0f, under a fingertip (%.0f)", o, label, s.Width, s.Height, least))
 		}
 	})
 	if n == 0 {
-		t.Errorf("%.0f×%.0f: no tappable control found", size.Width, size.Height)
+		out = append(out, "no tappable control found")
+	}
+	return out
+}
+
+// The fingertip check fails a button of the default size and passes one
+// kept at the fingertip.
+func TestFitFingerCheckFindsSmallButtons(t *testing.T) {
+	test.NewTempApp(t).Settings().SetTheme(Theme{})
+	small := widget.NewButton("好的", nil)
+	small.Resize(small.MinSize())
+	size := fyne.NewSize(300, 300)
+	if got := fingerProblems(container.NewWithoutLayout(small), size); len(got) != 1 || !strings.Contains(got[0], `"好的"`) {
+		t.Errorf("a %v button was reported as %q, want it under a fingertip", small.Size(), got)
+	}
+	big := withLayout(touchSized{w: 1, h: 1, sc: &scaler{}}, widget.NewButton("好的", nil))
+	big.Resize(big.MinSize())
+	if got := fingerProblems(container.NewWithoutLayout(big), size); len(got) != 0 {
+		t.Errorf("a button kept at the fingertip was reported: %q", got)
+	}
+	if got := fingerProblems(container.NewWithoutLayout(canvas.NewText("A003", colBrand)), size); len(got) != 1 {
+		t.Errorf("a screen with nothing to tap gave %q", got)
 	}
 }
 
