@@ -132,6 +132,7 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 	top := chartTop(c.lines)
 	r.top.Text = strconv.Itoa(top)
 	r.top.Move(fyne.NewPos(0, 0))
+	r.top.Resize(r.top.MinSize())
 	// An hour mark for every hour (every other on a long day) of the chart.
 	for len(r.hours) < 25 {
 		r.hours = append(r.hours, canvas.NewText("", colDim))
@@ -146,6 +147,7 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 		h := r.hours[n]
 		h.Text = strconv.Itoa((c.openMin+m)/60%24) + ":00"
 		h.Move(fyne.NewPos(axisW+plotW*float32(m)/float32(max(1, c.minutes-1))-12, plotH+2))
+		h.Resize(h.MinSize())
 		h.Show()
 		n++
 	}
@@ -165,6 +167,7 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 			lg := r.legend[i]
 			lg.Color, lg.Text = col, c.lines[i].code+" "+c.lines[i].name+" "+strconv.Itoa(c.lines[i].now)
 			lg.Move(fyne.NewPos(x, size.Height-legendH+4))
+			lg.Resize(lg.MinSize())
 			lg.Show()
 			x += lg.MinSize().Width + 24
 		} else {

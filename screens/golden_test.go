@@ -34,6 +34,14 @@ func assertGolden(t *testing.T, name string, w fyne.Window) {
 	})
 }
 
+// assertGoldenAt is assertGolden after laying w out at size: the same
+// screen turned to the other orientation.
+func assertGoldenAt(t *testing.T, name string, w fyne.Window, size fyne.Size) {
+	t.Helper()
+	WithUI(func() { w.Resize(size) })
+	assertGolden(t, name, w)
+}
+
 func TestGoldenCaller(t *testing.T) {
 	st := demoStore(t)
 	w := newTestWindow(t, 560, 640)
@@ -43,6 +51,7 @@ func TestGoldenCaller(t *testing.T) {
 		return c.number.Text == "A003" && passedRow(c, "A001") != nil
 	})
 	assertGolden(t, "caller.xml", w)
+	assertGoldenAt(t, "caller_landscape.xml", w, fyne.NewSize(1280, 720))
 }
 
 func TestGoldenHall(t *testing.T) {
@@ -84,6 +93,7 @@ func TestGoldenKiosk(t *testing.T) {
 		return len(k.tileBtn) == 3 && k.vipBtn.Visible() && k.EstimatesShown() > 0
 	})
 	assertGolden(t, "kiosk.xml", w)
+	assertGoldenAt(t, "kiosk_portrait.xml", w, fyne.NewSize(1080, 1920))
 }
 
 // heldLog is a Store whose event log does not answer until the test
@@ -107,6 +117,7 @@ func TestGoldenManager(t *testing.T) {
 	waitLoaded(t, m.Loaded())
 	waitFor(t, "monitor", func() bool { return len(m.mon.win.box.Objects) == 4 })
 	assertGolden(t, "manager.xml", w)
+	assertGoldenAt(t, "manager_portrait.xml", w, fyne.NewSize(1080, 1920))
 }
 
 func TestGoldenSetup(t *testing.T) {

@@ -48,8 +48,9 @@ type Kiosk struct {
 	tileBtn                              []*widget.Button
 	tileInfo                             []*canvas.Text
 	branch, clockT, state                *canvas.Text
-	vipBtn                               *widget.Button
-	header                               *fyne.Container
+	vipBtn                               *widget.Button // the VIP tile's
+	vipT                                 *vipTile
+	header, stateBox                     *fyne.Container
 	overlay                              *fyne.Container
 	number, ahead, eta, printing, vipTag *canvas.Text
 	content                              fyne.CanvasObject
@@ -76,29 +77,35 @@ func (k *Kiosk) Content() fyne.CanvasObject { return k.content }
 
 func (k *Kiosk) build() {
 	sc := &k.sc
-	k.branch = sc.add(canvas.NewText("", k.pal.text), 48)
+	sc.short = true // a portrait kiosk is as wide as a landscape one is tall
+	k.branch = canvas.NewText("", k.pal.text)
 	k.branch.TextStyle.Bold = true
+	branch := sc.fit(k.branch, 48)
 	k.clockT = sc.add(canvas.NewText("", k.pal.text), 40)
-	k.title = sc.add(canvas.NewText(tr("kiosk.choose"), k.pal.text), 40)
-	k.state = sc.add(canvas.NewText("", k.pal.warn), 44)
+	k.title = bigText(tr("kiosk.choose"), 40, k.pal.text)
+	k.title.TextStyle.Bold = false
+	k.state = canvas.NewText("", k.pal.warn)
 	k.state.Alignment = fyne.TextAlignCenter
-	k.vipBtn = widget.NewButton(tr("kiosk.vip"), k.toggleVIP)
-	k.vipBtn.Hide()
+	k.stateBox = sc.fit(k.state, 44)
+	k.vipT = newVIPTile(sc, k.toggleVIP)
+	k.vipT.set(false, false)
+	k.vipBtn = k.vipT.btn
 	k.logo = newLogoView(k.branch)
-	k.header = container.NewBorder(nil, nil, container.NewHBox(k.logo.box, k.branch), k.clockT, container.NewCenter(k.title))
-	footer := container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(220, 64), k.vipBtn), k.state)
+	k.header = withLayout(headerRow{sc: sc, branch: k.branch, title: k.title, logo: k.logo, size: 48, tsize: 40},
+		branch, sc.fit(k.title, 40), k.clockT, k.logo.box)
+	footer := k.stateBox
 	k.tilesMark = sc.mark()
-	k.tiles = container.NewGridWithColumns(2)
+	k.tiles = withLayout(kioskGrid{})
 
-	k.vipTag = sc.add(bigText("", 40, k.pal.warn), 40)
-	k.number = sc.add(bigText("", 220, k.pal.num), 220)
-	k.ahead = sc.add(bigText("", 52, k.pal.sub), 52)
-	k.eta = sc.add(bigText("", 44, k.pal.sub), 44)
-	k.printing = sc.add(bigText("", 40, k.pal.ok), 40)
-	done := widget.NewButton(tr("kiosk.done"), func() { k.hideTicket() })
-	card := container.NewVBox(k.vipTag, k.number, k.ahead, k.eta, k.printing, container.NewCenter(done))
+	k.vipTag, k.number = bigText("", 40, k.pal.warn), bigText("", 220, k.pal.num)
+	k.ahead, k.eta, k.printing = bigText("", 52, k.pal.sub), bigText("", 44, k.pal.sub), bigText("", 40, k.pal.ok)
+	// the button's label is a text of the scaler, read with the number
+	doneT := bigText(tr("kiosk.done"), 40, colBrand)
+	done := withLayout(touchSized{w: 4, h: 1.5, sc: sc}, widget.NewButton("", func() { k.hideTicket() }), sc.fit(doneT, 40))
+	card := middle(sc.fit(k.vipTag, 40), sc.fit(k.number, 220), sc.fit(k.ahead, 52), sc.fit(k.eta, 44),
+		sc.fit(k.printing, 40), container.NewCenter(done))
 	k.overlayBg = canvas.NewRectangle(k.pal.bg)
-	k.overlay = container.NewStack(k.overlayBg, container.NewCenter(card))
+	k.overlay = container.NewStack(k.overlayBg, container.NewPadded(card))
 	k.overlay.Hide()
 
 	// The branch's notice runs along the bottom, as on the hall, while it has one.
@@ -117,7 +124,10 @@ func (k *Kiosk) show(u model.Change) {
 	if u.Reloaded {
 		k.loadSettings()
 	}
-	setText(k.branch, u.Snapshot.Branch)
+	if k.branch.Text != u.Snapshot.Branch {
+		setText(k.branch, u.Snapshot.Branch)
+		k.header.Refresh() // refit the name beside the title
+	}
 	if k.notice.set(u.Snapshot.Notice); (u.Snapshot.Notice == "") != k.notice.box.Hidden {
 		k.notice.box.Hidden = u.Snapshot.Notice == ""
 		k.content.Refresh()
@@ -175,7 +185,10 @@ func (k *Kiosk) refresh() {
 	if ok && time.Now().Before(k.errUntil) {
 		why = k.errMsg
 	}
-	setText(k.state, why)
+	if k.state.Text != why {
+		setText(k.state, why)
+		k.stateBox.Refresh() // refit the sentence to the width
+	}
 	enabledSvc := k.enabledServices()
 	var codes []string
 	for _, s := range enabledSvc {
@@ -185,21 +198,22 @@ func (k *Kiosk) refresh() {
 		k.codes = codes
 		k.rebuildTiles(enabledSvc)
 	}
+	refit := false
 	for i, s := range enabledSvc {
-		setText(k.tileInfo[i], k.waitText(s))
+		if w := k.waitText(s); w != k.tileInfo[i].Text {
+			setText(k.tileInfo[i], w)
+			refit = true
+		}
 		enable(k.tileBtn[i], ok && !k.busy)
+	}
+	if refit {
+		k.tiles.Refresh() // each wait line fits its tile
 	}
 	showVIP := k.settings.VIPEnabled && ok
 	if !showVIP {
 		k.vip = false
 	}
-	imp := widget.MediumImportance
-	if k.vip {
-		imp = widget.HighImportance
-	}
-	if showVIP != k.vipBtn.Visible() || imp != k.vipBtn.Importance {
-		k.vipBtn.Importance = imp
-		k.vipBtn.Hidden = !showVIP
+	if k.vipT.set(showVIP, k.vip) {
 		k.content.Refresh()
 	}
 }
@@ -221,13 +235,13 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 	for _, s := range svc {
 		code := s.Code
 		btn := widget.NewButton("", func() { k.take(code) })
-		name := k.sc.add(bigText(s.Name, 64, colBrand), 64)
-		info := k.sc.add(bigText("", 36, colHallRow), 36)
+		name, info := bigText(s.Name, 64, colBrand), bigText("", 36, colHallRow)
 		prefix := k.sc.add(bigText(s.Code, 40, colDim), 40)
 		prefix.Alignment = fyne.TextAlignLeading
 		k.tileBtn, k.tileInfo = append(k.tileBtn, btn), append(k.tileInfo, info)
-		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), container.NewCenter(container.NewVBox(name, info))))
+		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), withLayout(besides{prefix}, middle(k.sc.fit(name, 64), k.sc.fit(info, 36)))))
 	}
+	k.tiles.Add(k.vipT.box) // a tile like the services, last
 	k.content.Refresh()
 }
 

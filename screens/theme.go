@@ -51,9 +51,36 @@ func (Theme) Font(fyne.TextStyle) fyne.Resource { return cjkFont }
 // Icon is the default icon set.
 func (Theme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 
+// SizeNameTouchTarget is the smallest height (and width) of a control a
+// customer taps on the kiosk: a fingertip, 9 mm on the panel.
+//
+// Fyne sizes are logical pixels. On a desktop it scales them by the
+// panel's DPI over 120 (its baseline), read from the monitor's physical
+// size, and never below 1: a logical pixel is therefore 1/120 inch on a
+// dense panel and larger (1/DPI) on the usual kiosk panels under 120 DPI
+// (a 21.5" 1080p touch screen has 102). 9 mm at 120 DPI is 42.5 logical
+// pixels, so 43 is at least 9 mm on every panel while Fyne's scale follows
+// the display (FYNE_SCALE below 1 would shrink it, and nobody sets that on
+// a kiosk).
+const SizeNameTouchTarget fyne.ThemeSizeName = "jiaohaoTouchTarget"
+
+// touchTargetPx is 9 mm in logical pixels at Fyne's 120 DPI baseline.
+const touchTargetPx = 43 // ceil(9 / 25.4 * 120)
+
+// touchTarget is the current theme's fingertip size; a theme that does
+// not know the size (0) gets the 9 mm all the same.
+func touchTarget() float32 {
+	if s := fyne.CurrentApp().Settings().Theme().Size(SizeNameTouchTarget); s > 0 {
+		return s
+	}
+	return touchTargetPx
+}
+
 // Size enlarges text a little for readability at arm's length.
 func (Theme) Size(n fyne.ThemeSizeName) float32 {
 	switch n {
+	case SizeNameTouchTarget:
+		return touchTargetPx
 	case theme.SizeNameText:
 		return 16
 	case theme.SizeNameHeadingText:
