@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"jiaohao/model"
+	"jiaohao/screens/offscreen"
 )
 
 // The window screen follows its own window live: a call shows the number
@@ -93,7 +94,8 @@ func TestCounterUnknownWindow(t *testing.T) {
 }
 
 // The window screen fits the displays a window hangs, from a small monitor
-// to a TV on its side: no text runs past its box.
+// to a TV on its side: no text clipped or drawn over another (the six
+// display sizes of every role are in TestFitCounter; this adds a small one).
 func TestCounterFitsEveryDisplay(t *testing.T) {
 	st := demoStore(t)
 	for _, size := range []fyne.Size{{Width: 800, Height: 480}, {Width: 1280, Height: 720}, {Width: 1366, Height: 768}, {Width: 1920, Height: 1080}, {Width: 3840, Height: 2160}, {Width: 1080, Height: 1920}, {Width: 1920, Height: 1200}} {
@@ -102,7 +104,10 @@ func TestCounterFitsEveryDisplay(t *testing.T) {
 			c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 3) })
 			waitLoaded(t, c.Loaded())
 			waitFor(t, "A004 called", func() bool { return c.number.Text == "A004" && c.state.Text != "" })
-			WithUI(func() { textsInside(t, w.Canvas().Content(), nil) })
+			WithUI(func() {
+				offscreen.Settle(w.Canvas())
+				assertFits(t, w.Canvas().Content(), size)
+			})
 		})
 	}
 }

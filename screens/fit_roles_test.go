@@ -268,3 +268,33 @@ func TestFitSetup(t *testing.T) {
 		checkSizes(t, w, nil)
 	})
 }
+
+func TestFitHall(t *testing.T) { inEachLanguage(t, fitHall) }
+
+// fitHall runs every layout of the hall through the sizes, with the
+// media area's notice and a window at lunch on screen.
+func fitHall(t *testing.T) {
+	st := demoStore(t)
+	for _, l := range model.HallLayouts {
+		t.Run(string(l), func(t *testing.T) {
+			w := newTestWindow(t, 1280, 720)
+			h := build(t, func(ctx context.Context) *Hall { return NewHallWith(ctx, w, st, nil, HallOptions{Layout: l}) })
+			waitLoaded(t, h.Loaded())
+			waitFor(t, "the calls", func() bool {
+				return h.branch.Text != "" && (l.Tiles() && h.tiles.shown == 4 || !l.Tiles() && h.list.rows[2].box.Visible())
+			})
+			checkSizes(t, w, nil)
+		})
+	}
+}
+
+func TestFitCounter(t *testing.T) { inEachLanguage(t, fitCounter) }
+
+func fitCounter(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 720)
+	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 2) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "window 2's number", func() bool { return c.number.Text == "A003" })
+	checkSizes(t, w, nil)
+}

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"jiaohao/dao/peer"
@@ -209,50 +208,6 @@ func TestHallRowsGrowWithHeight(t *testing.T) {
 	}
 	if fits[fyne.NewSize(1080, 1920)] <= fits[fyne.NewSize(1280, 720)] {
 		t.Fatalf("rows that fit: %v, want more at 1080×1920", fits)
-	}
-}
-
-// textsInside fails for a shown text of the tree under o that runs past
-// its own box or whose box leaves its parent's (the marquee, which
-// scrolls by design, is left out).
-func textsInside(t *testing.T, o fyne.CanvasObject, skip fyne.CanvasObject) {
-	t.Helper()
-	c, ok := o.(*fyne.Container)
-	if !ok || !o.Visible() || o == skip {
-		return
-	}
-	for _, ch := range c.Objects {
-		if !ch.Visible() {
-			continue
-		}
-		if tx, ok := ch.(*canvas.Text); ok && tx.Text != "" {
-			p, s, box := tx.Position(), tx.Size(), c.Size()
-			w := fyne.MeasureText(tx.Text, tx.TextSize, tx.TextStyle).Width
-			if w > s.Width+0.5 || p.X < -0.5 || p.Y < -0.5 || p.X+s.Width > box.Width+0.5 || p.Y+s.Height > box.Height+0.5 {
-				t.Errorf("%q (width %.0f) at %v size %v in a box %v", tx.Text, w, p, s, box)
-			}
-		}
-		textsInside(t, ch, skip)
-	}
-}
-
-// Every layout fits the six displays a branch hangs: no text runs past
-// its box.
-func TestHallFitsEveryDisplay(t *testing.T) {
-	st := demoStore(t)
-	sizes := []fyne.Size{{Width: 1280, Height: 720}, {Width: 1366, Height: 768}, {Width: 1920, Height: 1080}, {Width: 3840, Height: 2160}, {Width: 1080, Height: 1920}, {Width: 1920, Height: 1200}}
-	for _, l := range model.HallLayouts {
-		for _, size := range sizes {
-			t.Run(fmt.Sprintf("%s/%.0fx%.0f", l, size.Width, size.Height), func(t *testing.T) {
-				w := newTestWindow(t, size.Width, size.Height)
-				h := build(t, func(ctx context.Context) *Hall { return NewHallWith(ctx, w, st, nil, HallOptions{Layout: l}) })
-				waitLoaded(t, h.Loaded())
-				waitFor(t, "the calls", func() bool {
-					return h.branch.Text != "" && (l.Tiles() && h.tiles.shown == 4 || !l.Tiles() && h.list.rows[2].box.Visible())
-				})
-				WithUI(func() { textsInside(t, w.Canvas().Content(), h.notice.box) })
-			})
-		}
 	}
 }
 
