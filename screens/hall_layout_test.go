@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/dao/peer"
 	"jiaohao/model"
@@ -224,19 +225,28 @@ func TestManagerSetsHallLayout(t *testing.T) {
 	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, hw, st, nil) })
 	waitLoaded(t, m.Loaded())
 	waitLoaded(t, h.Loaded())
-	waitFor(t, "settings loaded", func() bool { return m.settings.entries["hall_layout"].Text == "list" })
+	d := m.display
+	waitFor(t, "the display page loaded", func() bool { return d.layout.Selected == layoutName(model.HallList) && d.own.Checked })
 
+	// A pale number on cream is refused before anything is written: the
+	// layout chosen with it stays unsaved too.
 	WithUI(func() {
-		m.settings.entries["hall_layout"].SetText("mosaic")
-		test.Tap(m.settings.saveBtn)
+		d.layout.SetSelected(layoutName(model.HallSplitTiles))
+		d.own.SetChecked(false)
+		d.colour[0].SetText("#f5f0e1")
+		d.colour[1].SetText("#f0e0d0")
 	})
-	waitFor(t, "the refusal", func() bool { return strings.Contains(m.settings.msg.Text, "split-tiles") })
-	if set, _ := st.Settings(context.Background()); set.HallLayout != model.HallList {
-		t.Fatalf("a refused layout changed the setting to %q", set.HallLayout)
+	waitFor(t, "the preview's verdict", func() bool {
+		return d.verdict.Importance == widget.DangerImportance && strings.Contains(d.verdict.Text, "4.5")
+	})
+	WithUI(func() { test.Tap(d.saveBtn) })
+	waitFor(t, "the refusal", func() bool { return strings.Contains(d.msg.Text, "4.5") })
+	if set, _ := st.Settings(context.Background()); set.HallLayout != model.HallList || set.Look.Set {
+		t.Fatalf("a refused page saved layout %q, colours %v", set.HallLayout, set.Look)
 	}
 	WithUI(func() {
-		m.settings.entries["hall_layout"].SetText("split-tiles")
-		test.Tap(m.settings.saveBtn)
+		d.own.SetChecked(true)
+		test.Tap(d.saveBtn)
 	})
 	waitFor(t, "the hall in split tiles", func() bool {
 		return h.Layout() == model.HallSplitTiles && h.tiles.shown == 4 && h.media.box.Visible()

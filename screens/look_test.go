@@ -118,7 +118,7 @@ func TestManagerSetsTheLogoFromAFile(t *testing.T) {
 	w := newTestWindow(t, 1024, 768)
 	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
 	waitLoaded(t, m.Loaded())
-	f := m.settings.logo
+	f := m.display.logo
 	waitFor(t, "no logo yet", func() bool { return f.state.Text == "未设置标志 (PNG 或 JPEG，最大 256 KB)" })
 
 	logo := testLogo(t)

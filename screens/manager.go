@@ -50,6 +50,7 @@ type Manager struct {
 	services *servicesPage
 	windows  *windowsPage
 	settings *settingsPage
+	display  *displayPage
 	terms    *terminalsPage
 	reports  *reportsPage
 	linkLbl  *widget.Label
@@ -66,6 +67,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.services = newServicesPage(m)
 	m.windows = newWindowsPage(m)
 	m.settings = newSettingsPage(m)
+	m.display = newDisplayPage(m)
 	m.terms = newTerminalsPage(m)
 	m.reports = newReportsPage(m)
 	m.linkLbl = widget.NewLabel("")
@@ -76,6 +78,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 		container.NewTabItem(tr("manager.services"), m.services.content),
 		container.NewTabItem(tr("manager.windows"), m.windows.content),
 		container.NewTabItem(tr("manager.settings"), m.settings.content),
+		container.NewTabItem(tr("manager.display"), m.display.content),
 		container.NewTabItem(tr("manager.terminals"), m.terms.content),
 		container.NewTabItem(tr("manager.reports"), m.reports.content),
 	)
@@ -108,6 +111,7 @@ func (m *Manager) show(u model.Change) {
 	if u.Reloaded {
 		m.services.load()
 		m.settings.load()
+		m.display.load()
 		m.terms.load()
 		m.reports.setDate(m.snap.BusinessDate)
 	}

@@ -14,12 +14,15 @@ import (
 // settingKeys are the editable settings in a stable order: the ones staff
 // change most often first.
 var settingKeys = func() []string {
-	first := []string{"notice", "business_hours", "vip_enabled", "call_timeout_s", "recall_max", "requeue_offset"}
+	first := []string{"business_hours", "vip_enabled", "call_timeout_s", "recall_max", "requeue_offset"}
 	seen := map[string]bool{}
 	for _, k := range first {
 		seen[k] = true
 	}
 	var rest []string
+	for _, k := range displayKeys { // the display page's
+		seen[k] = true
+	}
 	for k := range model.DefaultSettings {
 		if !seen[k] {
 			rest = append(rest, k)
@@ -38,7 +41,6 @@ type settingsPage struct {
 	msg     *widget.Label
 	saveBtn *widget.Button
 	branch  *branchForm
-	logo    *logoForm
 	content fyne.CanvasObject
 }
 
@@ -53,14 +55,12 @@ func newSettingsPage(m *Manager) *settingsPage {
 	p.saveBtn = widget.NewButton(tr("common.save"), p.save)
 	p.saveBtn.Importance = widget.HighImportance
 	p.branch = newBranchForm(m)
-	p.logo = newLogoForm(m)
-	p.content = container.NewVScroll(container.NewVBox(p.branch.content, p.logo.content, form, p.saveBtn, p.msg))
+	p.content = container.NewVScroll(container.NewVBox(p.branch.content, form, p.saveBtn, p.msg))
 	return p
 }
 
 func (p *settingsPage) load() {
 	p.branch.load(p.m.snap)
-	p.logo.load()
 	var got model.Settings
 	p.m.async(func(ctx context.Context) error {
 		var err error

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -78,10 +79,19 @@ func TestManagerSavesSettingsTerminalsAndReports(t *testing.T) {
 	waitFor(t, "settings loaded", func() bool { return m.settings.entries["business_hours"].Text != "" })
 
 	WithUI(func() {
-		m.settings.entries["notice"].SetText("今日对公业务办理至 16:00")
+		m.settings.entries["call_timeout_s"].SetText("90")
 		test.Tap(m.settings.saveBtn)
 	})
 	waitFor(t, "setting saved", func() bool { return m.settings.msg.Text == "已保存" })
+	if got, err := st.Settings(context.Background()); err != nil || got.CallTimeout != 90*time.Second {
+		t.Fatalf("call timeout in store = %v (%v)", got.CallTimeout, err)
+	}
+	waitFor(t, "the display page loaded", func() bool { return m.display.layout.Selected != "" })
+	WithUI(func() {
+		m.display.notice.SetText("今日对公业务办理至 16:00")
+		test.Tap(m.display.saveBtn)
+	})
+	waitFor(t, "notice saved", func() bool { return m.display.msg.Text == "已保存" })
 	got, err := st.Settings(context.Background())
 	if err != nil || got.Notice != "今日对公业务办理至 16:00" {
 		t.Fatalf("notice in store = %q (%v)", got.Notice, err)
