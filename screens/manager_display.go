@@ -42,11 +42,7 @@ var colourKeys = [4]string{"background", "number", "highlight", "text"}
 func newDisplayPage(m *Manager) *displayPage {
 	p := &displayPage{m: m, verdict: widget.NewLabel(""), msg: widget.NewLabel("")}
 	p.verdict.Wrapping, p.msg.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
-	var names []string
-	for _, l := range model.HallLayouts {
-		names = append(names, layoutName(l))
-	}
-	p.layout = widget.NewSelect(names, nil)
+	p.layout = widget.NewSelect(texts(layoutLabels()[1:]), nil) // the branch's own choice: no "as the branch"
 	p.own = widget.NewCheck(tr("display.own_colours"), func(bool) { p.check() })
 	form := widget.NewForm(widget.NewFormItem(tr("setup.hall_layout"), p.layout), widget.NewFormItem("", p.own))
 	for i, k := range colourKeys {
@@ -68,10 +64,17 @@ func newDisplayPage(m *Manager) *displayPage {
 	return p
 }
 
+// layoutName is a layout's name in the page's language.
 func layoutName(l model.HallLayout) string {
-	return tr("hall.layout_" + map[model.HallLayout]string{
-		model.HallList: "list", model.HallTiles: "tiles", model.HallSplitList: "split_list", model.HallSplitTiles: "split_tiles",
-	}[l])
+	switch l {
+	case model.HallTiles:
+		return tr("hall.layout_tiles")
+	case model.HallSplitList:
+		return tr("hall.layout_split_list")
+	case model.HallSplitTiles:
+		return tr("hall.layout_split_tiles")
+	}
+	return tr("hall.layout_list")
 }
 
 func lookPart(l model.Look, i int) color.NRGBA {

@@ -68,9 +68,11 @@ var langLabels = []label{{"zh", "中文"}, {"en", "English"}}
 
 // layoutLabels are the hall layouts a PC may choose, the branch's first.
 func layoutLabels() []label {
-	return []label{{"", tr("setup.hall_layout_branch")},
-		{string(model.HallList), tr("hall.layout_list")}, {string(model.HallTiles), tr("hall.layout_tiles")},
-		{string(model.HallSplitList), tr("hall.layout_split_list")}, {string(model.HallSplitTiles), tr("hall.layout_split_tiles")}}
+	out := []label{{"", tr("setup.hall_layout_branch")}}
+	for _, l := range model.HallLayouts {
+		out = append(out, label{string(l), layoutName(l)})
+	}
+	return out
 }
 
 func texts(ls []label) []string {
