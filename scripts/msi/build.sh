@@ -37,6 +37,7 @@ msibuild "$work/jiaohao.msi" -i "$work/_ForceCodepage.idt" \
   -q "$(shortcut MenuKiosk '取号机' '取号机 Kiosk')" \
   -q "$(shortcut MenuCaller '窗口叫号' '窗口叫号 Window caller')" \
   -q "$(shortcut MenuScreen '大厅屏幕' '大厅屏幕 Hall screen')" \
+  -q "$(shortcut MenuCounter '窗口屏' '窗口屏 Window screen')" \
   -q "$(shortcut MenuManager '管理端' '管理端 Manager')" \
   -q "UPDATE Feature SET Title='开机自动启动 Start at logon' WHERE Feature='Autostart'"
 
