@@ -110,11 +110,24 @@ func (m *Manager) show(u model.Change) {
 	}
 	if u.Reloaded {
 		m.services.load()
-		m.settings.load()
-		m.display.load()
+		m.loadSettings()
 		m.terms.load()
 		m.reports.setDate(m.snap.BusinessDate)
 	}
+}
+
+// loadSettings reads the branch settings once for the two pages that
+// show them.
+func (m *Manager) loadSettings() {
+	var got model.Settings
+	m.async(func(ctx context.Context) error {
+		var err error
+		got, err = m.st.Settings(ctx)
+		return err
+	}, func(err error) {
+		m.settings.show(got, err)
+		m.display.show(got, err)
+	})
 }
 
 func (m *Manager) link(up bool) {

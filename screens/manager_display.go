@@ -81,28 +81,22 @@ func lookPart(l model.Look, i int) color.NRGBA {
 	return [4]color.NRGBA{l.Background, l.Number, l.Highlight, l.Text}[i]
 }
 
-// load shows the branch's stored values.
-func (p *displayPage) load() {
+// show takes the branch's settings as the manager loaded them, and
+// loads the logo.
+func (p *displayPage) show(got model.Settings, err error) {
 	p.logo.load()
-	var got model.Settings
-	p.m.async(func(ctx context.Context) error {
-		var err error
-		got, err = p.m.st.Settings(ctx)
-		return err
-	}, func(err error) {
-		if err != nil {
-			p.msg.SetText(errText(err))
-			return
-		}
-		p.loaded = got.Raw
-		p.layout.SetSelected(layoutName(got.HallLayout))
-		p.notice.SetText(got.Raw["notice"])
-		p.own.SetChecked(!got.Look.Set)
-		for i, e := range p.colour {
-			e.SetText(model.HexColor(lookPart(got.Look, i)))
-		}
-		p.check()
-	})
+	if err != nil {
+		p.msg.SetText(errText(err))
+		return
+	}
+	p.loaded = got.Raw
+	p.layout.SetSelected(layoutName(got.HallLayout))
+	p.notice.SetText(got.Raw["notice"])
+	p.own.SetChecked(!got.Look.Set)
+	for i, e := range p.colour {
+		e.SetText(model.HexColor(lookPart(got.Look, i)))
+	}
+	p.check()
 }
 
 // values are the form's settings as the store keeps them.

@@ -59,25 +59,20 @@ func newSettingsPage(m *Manager) *settingsPage {
 	return p
 }
 
-func (p *settingsPage) load() {
+// show takes the branch's settings as the manager loaded them (err: why
+// they could not be read).
+func (p *settingsPage) show(got model.Settings, err error) {
 	p.branch.load(p.m.snap)
-	var got model.Settings
-	p.m.async(func(ctx context.Context) error {
-		var err error
-		got, err = p.m.st.Settings(ctx)
-		return err
-	}, func(err error) {
-		if err != nil {
-			p.msg.SetText(errText(err))
-			return
-		}
-		p.loaded = got.Raw
-		p.m.rules = got.Alerts
-		p.m.mon.show(p.m.snap, healthWarnings(p.m.snap, p.m.rules))
-		for k, e := range p.entries {
-			e.SetText(got.Raw[k])
-		}
-	})
+	if err != nil {
+		p.msg.SetText(errText(err))
+		return
+	}
+	p.loaded = got.Raw
+	p.m.rules = got.Alerts
+	p.m.mon.show(p.m.snap, healthWarnings(p.m.snap, p.m.rules))
+	for k, e := range p.entries {
+		e.SetText(got.Raw[k])
+	}
 }
 
 // save writes the changed settings one by one.
