@@ -3,6 +3,8 @@ package screens
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,5 +215,54 @@ func TestDashboardChartFollowsLiveTakes(t *testing.T) {
 			}
 		}
 		return false
+	})
+}
+
+// noLog is a store whose event log cannot be read while fail is set: the
+// live stream still runs.
+type noLog struct {
+	model.Store
+	fail atomic.Bool
+}
+
+func (n *noLog) EventsSince(ctx context.Context, since int64, limit int) ([]model.Event, error) {
+	if n.fail.Load() {
+		return nil, model.Errorf(model.EUnavailable, "event log unreadable")
+	}
+	return n.Store.EventsSince(ctx, since, limit)
+}
+
+// A day that cannot be rebuilt shows no figure of the day before the
+// reload as if it were now: the snapshot's exact counts follow the live
+// events, the ones only the log gives are dashes, and the live events are
+// not kept for a rebuild that is not running.
+func TestDashboardWithoutTheDayShowsNoStaleFigures(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	all := ids(take(t, st, "A", 2))
+	link := &noLog{Store: st}
+	w := newTestWindow(t, 1280, 900)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, link, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	var diff string
+	waitFor(t, "tiles rebuilt from the event log", func() bool { return tilesMatch(t, st, m, all, &diff) })
+
+	link.fail.Store(true)
+	reloads := m.Reloads()
+	if err := st.SetSetting(ctx, "notice", "欢迎"); err != nil { // a configuration change: every PC reloads
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload", func() bool { return m.Reloads() > reloads })
+	d := m.mon.dash
+	waitFor(t, "the rebuild refused", func() bool { return strings.HasPrefix(d.status.Text, tr("dash.no_history")) })
+	all = append(all, ids(take(t, st, "A", 3))...)
+	waitFor(t, "the snapshot's counts live, the log's dashed", func() bool {
+		return d.values["taken"].Text == fmt.Sprint(len(all)) && d.values["waiting"].Text == fmt.Sprint(len(all)) &&
+			d.values["served"].Text == "—" && d.values["longest"].Text == "—" && d.values["avg_wait"].Text == "—"
+	})
+	WithUI(func() {
+		if len(d.pending) != 0 {
+			t.Errorf("%d live events kept for a rebuild that failed", len(d.pending))
+		}
 	})
 }
