@@ -82,6 +82,12 @@ func (b *base) loadLook(apply func(st model.Settings, logo []byte)) {
 	})
 }
 
+// maxLogoAspect bounds the logo's width in a header to this many times its
+// height: the store accepts a 2048×1 banner, which at the name's height
+// would push the name and the clock off the screen. A wider logo is drawn
+// smaller, whole (ImageFillContain).
+const maxLogoAspect = 4
+
 // logoView is the branch logo in a header, as tall as a text beside it,
 // so it scales with the screen as the text does; hidden without a logo.
 type logoView struct {
@@ -116,7 +122,7 @@ func (l *logoView) set(data []byte) {
 		l.box.Hide()
 		return
 	}
-	l.aspect = float32(cfg.Width) / float32(cfg.Height)
+	l.aspect = min(float32(cfg.Width)/float32(cfg.Height), maxLogoAspect)
 	l.img.Resource = fyne.NewStaticResource("logo-"+sum, data)
 	l.img.Refresh()
 	l.box.Show()
