@@ -170,8 +170,9 @@ func CheckLogo(data []byte) (string, error) {
 		return "", nil
 	}
 	if len(data) > MaxLogoBytes {
-		return "", Errorf(EInvalidInput, "标志图片有 %d KB，最大 %d KB，设置未更改 (the logo is %d KB, at most %d KB; nothing changed)",
-			len(data)>>10, MaxLogoBytes>>10, len(data)>>10, MaxLogoBytes>>10)
+		// Readers stop a byte past the bound: the size itself is unknown.
+		return "", Errorf(EInvalidInput, "标志图片超过 %d KB，设置未更改 (the logo is over %d KB; nothing changed)",
+			MaxLogoBytes>>10, MaxLogoBytes>>10)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err == nil && (format != "png" && format != "jpeg") {

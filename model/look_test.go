@@ -109,3 +109,13 @@ func TestCheckLogo(t *testing.T) {
 		}
 	}
 }
+
+// An oversized logo is told by the bound it passes: the screens and the
+// command line read a file only a byte past it, so its own size is not
+// known, and "256 KB, at most 256 KB" reads as no fault at all.
+func TestCheckLogoOversizedSentence(t *testing.T) {
+	_, err := CheckLogo(make([]byte, MaxLogoBytes+1))
+	if !IsCode(err, EInvalidInput) || strings.Contains(err.Error(), "有 256 KB") || !strings.Contains(err.Error(), "256 KB") {
+		t.Fatalf("CheckLogo(256 KB + 1 byte) = %v, want the bound passed, not the bound given as the size", err)
+	}
+}
