@@ -52,6 +52,11 @@ func TestSettingsSetsTheBranchLook(t *testing.T) {
 	refused("PNG 或 JPEG", "settings", "logo", "--db", dsn, "--file", bad)
 	refused("对比度", "settings", "colors", "--db", dsn, "--value", "background=#ffffff&text=#cccccc")
 	refused("--clear", "settings", "logo", "--db", dsn)
+	// A forgotten --value (or the value given bare) must not clear the
+	// branch's colours: "" is a choice, written out as --value "".
+	refused("--value", "settings", "colors", "--db", dsn)
+	refused("argument", "settings", "colors", "--db", dsn, "background=#000000&text=#ffffff")
+	refused("--value", "settings", "colors", "--db", dsn, "--file", good)
 
 	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
