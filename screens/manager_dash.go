@@ -139,7 +139,7 @@ func (d *dashboard) now() time.Time {
 func (d *dashboard) render() {
 	if d.board == nil {
 		d.chart.set(nil, d.snap)
-		if !d.loading {
+		if d.gen > 0 && !d.loading { // a snapshot came, its day could not be rebuilt
 			d.renderSnapshotOnly()
 		}
 		return

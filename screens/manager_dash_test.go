@@ -281,3 +281,21 @@ func TestDashboardWithoutTheDayShowsNoStaleFigures(t *testing.T) {
 		}
 	})
 }
+
+// Before the first snapshot the tiles know nothing: the clock's redraw
+// must not write zeros a manager would read as an empty hall.
+func TestDashboardBeforeTheFirstSnapshotShowsNoFigures(t *testing.T) {
+	link := &flaky{Store: newStore(t)}
+	link.cut(true)
+	w := newTestWindow(t, 1280, 900)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, link, ManagerDeps{}) })
+	WithUI(func() {
+		d := m.mon.dash
+		d.render() // what the 15-second tick does
+		for _, k := range dashTiles {
+			if got := d.values[k].Text; got != "—" {
+				t.Errorf("tile %s shows %q before any snapshot, want —", k, got)
+			}
+		}
+	})
+}
