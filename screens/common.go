@@ -25,6 +25,9 @@ type base struct {
 	clock  serverClock
 	follow *model.Follower
 	wg     sync.WaitGroup
+	// looks counts the branch look reads (loadLook): only the newest
+	// one's answer is applied, whatever order the answers come in.
+	looks int
 }
 
 // start begins following the store for v until ctx ends.

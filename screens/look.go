@@ -62,8 +62,11 @@ func lookPalette(l model.Look) palette {
 // loadLook reads the branch settings and logo off the UI goroutine after
 // a reload (a configuration change always causes one) and hands them to
 // apply on it. A store without a logo, or a logo that cannot be read now,
-// leaves logo nil.
+// leaves logo nil. An answer older than the last read asked is dropped:
+// two colour changes in a row end in the second.
 func (b *base) loadLook(apply func(st model.Settings, logo []byte)) {
+	b.looks++
+	read := b.looks
 	var st model.Settings
 	var logo []byte
 	b.async(func(ctx context.Context) error {
@@ -76,7 +79,7 @@ func (b *base) loadLook(apply func(st model.Settings, logo []byte)) {
 		}
 		return nil
 	}, func(err error) {
-		if err == nil {
+		if err == nil && read == b.looks {
 			apply(st, logo)
 		}
 	})

@@ -7,7 +7,9 @@ import (
 	"image/color"
 	"image/png"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -15,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
+	"jiaohao/screens/offscreen"
 )
 
 // testLogo is a small PNG, wider than tall like most logos.
@@ -214,4 +217,59 @@ func TestManagerRefusedColorsChangeNoOtherSetting(t *testing.T) {
 	if err != nil || got.Notice != "" || !got.VIPEnabled || got.Raw["colors"] != "" {
 		t.Fatalf("after a refused save: notice %q, vip %v, colors %q (%v); want all unchanged", got.Notice, got.VIPEnabled, got.Raw["colors"], err)
 	}
+}
+
+// slowSettings hands out the settings it read only when let go, one read
+// at a time once held: an older answer that comes last.
+type slowSettings struct {
+	model.Store
+	hold atomic.Bool
+	gate chan struct{}
+}
+
+func (s *slowSettings) Settings(ctx context.Context) (model.Settings, error) {
+	st, err := s.Store.Settings(ctx)
+	if s.hold.CompareAndSwap(true, false) {
+		<-s.gate
+	}
+	return st, err
+}
+
+// Two colour changes in a row: the hall ends in the second even when the
+// answer to the first reload comes after the answer to the second.
+func TestHallKeepsTheNewestLookWhenAnswersCrossOver(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	slow := &slowSettings{Store: st, gate: make(chan struct{})}
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, slow, &recorder{}) })
+	t.Cleanup(func() { close(slow.gate) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the hall's own colours", func() bool { return rootFill(h.content) == colHallBg })
+
+	const first = "background=#000000&number=#ffffff&highlight=#1a237e&text=#ffffff"
+	reloads := h.Reloads()
+	slow.hold.Store(true) // the first change's answer is held
+	if err := st.SetSetting(ctx, "colors", first); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first reload", func() bool { return h.Reloads() > reloads && !slow.hold.Load() })
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the second look", func() bool { return rootFill(h.content) == look.Background })
+	slow.gate <- struct{}{} // now the first answer comes
+	// Its answer lands on the UI within moments; a slow machine can only
+	// make this test miss the fault, never fail a right hall.
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := offscreen.Quiet(qctx, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	WithUI(func() {
+		if got := rootFill(h.content); got != look.Background {
+			t.Errorf("the hall shows background %v of the first change, want the second's %v", got, look.Background)
+		}
+	})
 }
