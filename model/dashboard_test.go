@@ -137,3 +137,26 @@ func TestDayBoardReadsOnlyTheDaysPages(t *testing.T) {
 		t.Fatalf("series A = %v", s)
 	}
 }
+
+// A branch open round the clock whose business day starts at 04:00 draws
+// its day from 04:00 to 04:00: a number taken at 02:00 belongs to the day
+// before on the clock's date, and must not pile up in the chart's last
+// minute while its first four hours stay empty.
+func TestChartHoursFollowTheBusinessDay(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, loc)
+	for _, c := range []struct {
+		hours, start string
+		open, close  time.Duration
+	}{
+		{"00:00-24:00", "04:00", 4 * time.Hour, 28 * time.Hour},
+		{"08:00-17:00", "04:00", 8 * time.Hour, 17 * time.Hour},
+		{"08:00-17:00", "00:00", 8 * time.Hour, 17 * time.Hour},
+	} {
+		st := ParseSettings(map[string]string{"business_hours": c.hours, "day_start": c.start})
+		open, closeAt, err := ChartHours("2026-03-02", loc, st)
+		if err != nil || !open.Equal(day.Add(c.open)) || !closeAt.Equal(day.Add(c.close)) {
+			t.Errorf("hours %s, day start %s: chart %v to %v (%v), want %v to %v", c.hours, c.start, open, closeAt, err, day.Add(c.open), day.Add(c.close))
+		}
+	}
+}
