@@ -141,7 +141,8 @@ func (r *chartRenderer) layoutLegend(size fyne.Size) int {
 			continue
 		}
 		lg.Color, lg.Text = chartColours[i%len(chartColours)], c.lines[i].code+" "+c.lines[i].name+" "+strconv.Itoa(c.lines[i].now)
-		w := lg.MinSize().Width
+		lg.Resize(lg.MinSize()) // measured as drawn, as a fit check measures it
+		w := lg.Size().Width
 		if x > axisW && x+w > size.Width {
 			x, line = axisW, line+1
 		}
@@ -166,6 +167,7 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 	top := chartTop(c.lines)
 	r.top.Text = strconv.Itoa(top)
 	r.top.Move(fyne.NewPos(0, 0))
+	r.top.Resize(r.top.MinSize())
 	// An hour mark for every hour (every other on a long day) of the chart.
 	for len(r.hours) < 25 {
 		r.hours = append(r.hours, canvas.NewText("", colDim))
@@ -180,6 +182,7 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 		h := r.hours[n]
 		h.Text = strconv.Itoa((c.openMin+m)/60%24) + ":00"
 		h.Move(fyne.NewPos(axisW+plotW*float32(m)/float32(max(1, c.minutes-1))-12, plotH+2))
+		h.Resize(h.MinSize())
 		h.Show()
 		n++
 	}
