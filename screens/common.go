@@ -28,6 +28,9 @@ type base struct {
 	// looks counts the branch look reads (loadLook): only the newest
 	// one's answer is applied, whatever order the answers come in.
 	looks int
+	// lookLogo is the logo the last applied read brought: a read of it
+	// that fails keeps it.
+	lookLogo []byte
 }
 
 // start begins following the store for v until ctx ends.

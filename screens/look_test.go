@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/screens/offscreen"
 )
@@ -270,6 +271,46 @@ func TestHallKeepsTheNewestLookWhenAnswersCrossOver(t *testing.T) {
 	WithUI(func() {
 		if got := rootFill(h.content); got != look.Background {
 			t.Errorf("the hall shows background %v of the first change, want the second's %v", got, look.Background)
+		}
+	})
+}
+
+// flakyLogo is a store whose logo cannot be read while fail is set.
+type flakyLogo struct {
+	*sqlstore.GormStore
+	fail atomic.Bool
+}
+
+func (f *flakyLogo) Logo(ctx context.Context) ([]byte, error) {
+	if f.fail.Load() {
+		return nil, model.Errorf(model.EUnavailable, "logo unreadable")
+	}
+	return f.GormStore.Logo(ctx)
+}
+
+// A reload whose logo read fails keeps the logo on screen: only the store
+// saying there is none takes it away.
+func TestHallKeepsItsLogoWhenARereadFails(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	logo := testLogo(t)
+	if err := st.SetLogo(ctx, logo); err != nil {
+		t.Fatal(err)
+	}
+	link := &flakyLogo{GormStore: st}
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, link, &recorder{}) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the logo", func() bool { return logoShown(h.logo, logo) })
+	link.fail.Store(true)
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil { // a reload that reads the look again
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the new colours", func() bool { return rootFill(h.content) == look.Background })
+	WithUI(func() {
+		if !logoShown(h.logo, logo) {
+			t.Error("a failed read of the logo took it off the hall")
 		}
 	})
 }
