@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -193,30 +192,6 @@ func TestKioskTicketTextsReadableOnBranchBackground(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// Colours the contrast check refuses, saved with other changes on the
-// settings page, leave every setting as it was: the page says the pair is
-// unreadable, and the notice typed with it is not half applied.
-func TestManagerRefusedColorsChangeNoOtherSetting(t *testing.T) {
-	st := newStore(t)
-	w := newTestWindow(t, 1024, 768)
-	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
-	waitLoaded(t, m.Loaded())
-	waitFor(t, "settings loaded", func() bool { return m.settings.entries["business_hours"].Text != "" })
-	WithUI(func() {
-		m.settings.entries["notice"].SetText("今日理财讲座 14:00")
-		m.settings.entries["colors"].SetText("background=#ffffff&number=#dddddd&text=#000000")
-		m.settings.entries["vip_enabled"].SetText("false")
-		test.Tap(m.settings.saveBtn)
-	})
-	waitFor(t, "the refusal", func() bool {
-		return m.settings.msg.Importance == widget.DangerImportance && strings.Contains(m.settings.msg.Text, "对比度")
-	})
-	got, err := st.Settings(context.Background())
-	if err != nil || got.Notice != "" || !got.VIPEnabled || got.Raw["colors"] != "" {
-		t.Fatalf("after a refused save: notice %q, vip %v, colors %q (%v); want all unchanged", got.Notice, got.VIPEnabled, got.Raw["colors"], err)
 	}
 }
 
