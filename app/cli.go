@@ -69,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// One plain sentence; never a stack trace.
 	fmt.Fprintf(stderr, "jiaohao: %s\n", userMessage(err))
-	if model.ErrorCode(err) == model.EInvalidInput {
+	if c := model.ErrorCode(err); c == model.EInvalidInput || c == model.ELowContrast { // bad input, as the peer API's 400
 		return 2
 	}
 	return 1

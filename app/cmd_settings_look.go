@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,9 +26,16 @@ func settingsLook(ctx context.Context, verb string, args []string, stdout, stder
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	// Each verb takes its own flags only (parseFlags refuses bare words): a forgotten
+	// --value would otherwise clear the branch's colours.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if verb == "colors" && (!given["value"] || given["file"] || given["clear"]) {
+		return model.Errorf(model.EInvalidInput, `请用 --value 指定颜色，--value "" 恢复各屏默认，设置未更改 (give the colours with --value V, or --value "" for each screen's own; nothing changed)`)
+	}
 	var data []byte
 	if verb == "logo" {
-		if (*file == "") == !*remove {
+		if (*file == "") == !*remove || given["value"] {
 			return model.Errorf(model.EInvalidInput, "请用 --file 指定标志图片，或用 --clear 移除标志 (give --file F or --clear)")
 		}
 		if *file != "" {

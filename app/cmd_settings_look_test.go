@@ -51,7 +51,17 @@ func TestSettingsSetsTheBranchLook(t *testing.T) {
 	runOK("settings", "colors", "--db", dsn, "--value", colors)
 	refused("PNG 或 JPEG", "settings", "logo", "--db", dsn, "--file", bad)
 	refused("对比度", "settings", "colors", "--db", dsn, "--value", "background=#ffffff&text=#cccccc")
+	// Unreadable colours are bad input, as a malformed value is: exit 2,
+	// not the 1 of a database that failed.
+	if code := run([]string{"settings", "colors", "--db", dsn, "--value", "background=#ffffff&text=#cccccc"}, &bytes.Buffer{}, &bytes.Buffer{}); code != 2 {
+		t.Fatalf("low-contrast colours exit %d, want 2 like any bad input", code)
+	}
 	refused("--clear", "settings", "logo", "--db", dsn)
+	// A forgotten --value (or the value given bare) must not clear the
+	// branch's colours: "" is a choice, written out as --value "".
+	refused("--value", "settings", "colors", "--db", dsn)
+	refused("argument", "settings", "colors", "--db", dsn, "background=#000000&text=#ffffff")
+	refused("--value", "settings", "colors", "--db", dsn, "--file", good)
 
 	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {

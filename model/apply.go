@@ -97,14 +97,17 @@ func (s *Snapshot) putDevice(d Device) {
 }
 
 func (s *Snapshot) putTicket(kind string, from Status, t Ticket) {
-	// Waiting counts move with the ticket entering or leaving "waiting".
-	if from == Waiting && t.Status != Waiting {
-		s.addWaiting(t.Service, -1)
-	}
-	if t.Status == Waiting && (from != Waiting || kind == EvTake) {
-		s.addWaiting(t.Service, 1)
-	}
+	// Waiting counts move with the ticket entering or leaving "waiting",
+	// for a ticket of the day only: the store counts the numbers issued
+	// today, and the manager cancelling one left over from yesterday
+	// must not take one from today's.
 	if t.BusinessDate == s.BusinessDate {
+		if from == Waiting && t.Status != Waiting {
+			s.addWaiting(t.Service, -1)
+		}
+		if t.Status == Waiting && (from != Waiting || kind == EvTake) {
+			s.addWaiting(t.Service, 1)
+		}
 		s.countDay(kind, from, t)
 	}
 	s.PutCurrent(t)

@@ -43,11 +43,17 @@ func NewDayBoard(date string, open, closeAt time.Time) *DayBoard {
 }
 
 // ChartHours are the chart's bounds on the business date: the business
-// hours in the branch's zone.
+// hours in the branch's zone. Hours that open before the business day
+// starts (round the clock, with day_start 04:00) are partly the next
+// calendar day's: the chart is then the whole business day, so a number
+// taken at 02:00 is drawn at 02:00 and not held to the chart's end.
 func ChartHours(date string, loc *time.Location, st Settings) (open, closeAt time.Time, err error) {
 	d, err := time.ParseInLocation(time.DateOnly, date, loc)
 	if err != nil {
 		return time.Time{}, time.Time{}, fmt.Errorf("business date %q: %w", date, err)
+	}
+	if st.BusinessOpen < st.DayStart {
+		return d.Add(st.DayStart), d.Add(st.DayStart + 24*time.Hour), nil
 	}
 	return d.Add(st.BusinessOpen), d.Add(st.BusinessClose), nil
 }

@@ -10,17 +10,19 @@ import (
 // eventLog is a Live that only lists events, as the event log does.
 type eventLog struct {
 	Live
-	evs   []Event
-	reads int
+	evs  []Event
+	read int // events handed out in pages (reads of more than one)
 }
 
 func (l *eventLog) EventsSince(_ context.Context, since int64, limit int) ([]Event, error) {
-	l.reads++
 	var out []Event
 	for _, e := range l.evs {
 		if e.Version > since && len(out) < limit {
 			out = append(out, e)
 		}
+	}
+	if limit > 1 {
+		l.read += len(out)
 	}
 	return out, nil
 }
@@ -103,5 +105,58 @@ func TestDayBoardRebuildsTheDayFromItsEventsOnly(t *testing.T) {
 	b.Fold(log.evs[1]) // folded already: nothing moves
 	if f := b.Figures(snap, at(9, 21)); f.LongestWait != 19*time.Minute {
 		t.Fatalf("longest wait after a repeat = %v", f.LongestWait)
+	}
+}
+
+// A rebuild reads the day's events, not the log's: a manager PC started
+// at noon of a branch with months of events reads only today's pages.
+func TestDayBoardReadsOnlyTheDaysPages(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, loc)
+	var log eventLog
+	for i := range 5000 { // the days before, a minute apart
+		at := day.Add(-time.Duration(5000-i) * time.Minute)
+		tk := Ticket{ID: int64(i + 1), Service: "A", Status: Waiting, IssuedAt: at, BusinessDate: at.Format(time.DateOnly)}
+		log.evs = append(log.evs, Event{Version: int64(i + 1), At: at, Kind: EvTake, Ticket: &tk})
+	}
+	for i := range 30 { // today
+		at := day.Add(9*time.Hour + time.Duration(i)*time.Minute)
+		tk := Ticket{ID: int64(6000 + i), Service: "A", Status: Waiting, IssuedAt: at, BusinessDate: "2026-03-02"}
+		log.evs = append(log.evs, Event{Version: int64(len(log.evs) + 1), At: at, Kind: EvTake, Ticket: &tk})
+	}
+	snap := Snapshot{Version: int64(len(log.evs)), BusinessDate: "2026-03-02", Now: day.Add(10 * time.Hour),
+		Services: []ServiceCount{{Code: "A", Taken: 30, Waiting: 30}}}
+	b, err := LoadDayBoard(context.Background(), &log, snap, day, day.Add(9*time.Hour), day.Add(17*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.read != 30 {
+		t.Fatalf("the rebuild read %d events in pages, want today's 30", log.read)
+	}
+	if s := b.Series("A"); len(s) != 61 || s[29] != 30 || s[60] != 30 {
+		t.Fatalf("series A = %v", s)
+	}
+}
+
+// A branch open round the clock whose business day starts at 04:00 draws
+// its day from 04:00 to 04:00: a number taken at 02:00 belongs to the day
+// before on the clock's date, and must not pile up in the chart's last
+// minute while its first four hours stay empty.
+func TestChartHoursFollowTheBusinessDay(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, loc)
+	for _, c := range []struct {
+		hours, start string
+		open, close  time.Duration
+	}{
+		{"00:00-24:00", "04:00", 4 * time.Hour, 28 * time.Hour},
+		{"08:00-17:00", "04:00", 8 * time.Hour, 17 * time.Hour},
+		{"08:00-17:00", "00:00", 8 * time.Hour, 17 * time.Hour},
+	} {
+		st := ParseSettings(map[string]string{"business_hours": c.hours, "day_start": c.start})
+		open, closeAt, err := ChartHours("2026-03-02", loc, st)
+		if err != nil || !open.Equal(day.Add(c.open)) || !closeAt.Equal(day.Add(c.close)) {
+			t.Errorf("hours %s, day start %s: chart %v to %v (%v), want %v to %v", c.hours, c.start, open, closeAt, err, day.Add(c.open), day.Add(c.close))
+		}
 	}
 }

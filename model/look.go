@@ -147,7 +147,8 @@ func CheckContrast(l Look) error {
 	}
 	for _, p := range pairs {
 		if r := ContrastRatio(p.fg, p.back); r < MinContrast {
-			return Errorf(ELowContrast, "%s的对比度只有 %.1f:1，至少需要 %.1f:1，远处看不清，设置未更改 (%s contrast is %.1f:1, at least %.1f:1 is needed; nothing changed)",
+			r = math.Floor(r*100) / 100 // 4.48 must not be told as 4.5
+			return Errorf(ELowContrast, "%s的对比度只有 %.2f:1，至少需要 %.1f:1，远处看不清，设置未更改 (%s contrast is %.2f:1, at least %.1f:1 is needed; nothing changed)",
 				p.zh, r, MinContrast, p.en, r, MinContrast)
 		}
 	}
@@ -170,8 +171,9 @@ func CheckLogo(data []byte) (string, error) {
 		return "", nil
 	}
 	if len(data) > MaxLogoBytes {
-		return "", Errorf(EInvalidInput, "标志图片有 %d KB，最大 %d KB，设置未更改 (the logo is %d KB, at most %d KB; nothing changed)",
-			len(data)>>10, MaxLogoBytes>>10, len(data)>>10, MaxLogoBytes>>10)
+		// Readers stop a byte past the bound: the size itself is unknown.
+		return "", Errorf(EInvalidInput, "标志图片超过 %d KB，设置未更改 (the logo is over %d KB; nothing changed)",
+			MaxLogoBytes>>10, MaxLogoBytes>>10)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err == nil && (format != "png" && format != "jpeg") {

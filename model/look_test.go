@@ -109,3 +109,22 @@ func TestCheckLogo(t *testing.T) {
 		}
 	}
 }
+
+// An oversized logo is told by the bound it passes: the screens and the
+// command line read a file only a byte past it, so its own size is not
+// known, and "256 KB, at most 256 KB" reads as no fault at all.
+func TestCheckLogoOversizedSentence(t *testing.T) {
+	_, err := CheckLogo(make([]byte, MaxLogoBytes+1))
+	if !IsCode(err, EInvalidInput) || strings.Contains(err.Error(), "有 256 KB") || !strings.Contains(err.Error(), "256 KB") {
+		t.Fatalf("CheckLogo(256 KB + 1 byte) = %v, want the bound passed, not the bound given as the size", err)
+	}
+}
+
+// A pair just under the bound says so: "4.5:1, at least 4.5:1" reads as
+// a refusal of a readable pair.
+func TestContrastRefusalNamesARatioUnderTheBound(t *testing.T) {
+	_, err := ParseLook("background=#ffffff&number=#777777&text=#000000") // 4.48:1
+	if !IsCode(err, ELowContrast) || strings.Contains(err.Error(), "只有 4.5:1") || strings.Contains(err.Error(), "is 4.5:1") {
+		t.Fatalf("ParseLook(grey on white) = %v: the ratio it gives must be under the 4.5:1 it asks", err)
+	}
+}

@@ -25,6 +25,12 @@ type base struct {
 	clock  serverClock
 	follow *model.Follower
 	wg     sync.WaitGroup
+	// looks counts the branch look reads (loadLook): only the newest
+	// one's answer is applied, whatever order the answers come in.
+	looks int
+	// lookLogo is the logo the last applied read brought: a read of it
+	// that fails keeps it.
+	lookLogo []byte
 }
 
 // start begins following the store for v until ctx ends.

@@ -124,9 +124,44 @@ type chartRenderer struct {
 // legendH and axisW leave room for the legend below and the scale beside.
 const legendH, axisW, hoursH = 24, 32, 18
 
+// layoutLegend writes a service's name and count now under the chart,
+// wrapping to another line where the width ends, so a branch with many
+// services keeps its legend inside the chart. It returns the lines used.
+func (r *chartRenderer) layoutLegend(size fyne.Size) int {
+	c := r.c
+	for len(r.segs) < len(c.lines) {
+		r.segs = append(r.segs, nil)
+		r.legend = append(r.legend, canvas.NewText("", colDim))
+	}
+	var placed []*canvas.Text
+	x, line := float32(axisW), 0
+	for i, lg := range r.legend {
+		if i >= len(c.lines) {
+			lg.Hide()
+			continue
+		}
+		lg.Color, lg.Text = chartColours[i%len(chartColours)], c.lines[i].code+" "+c.lines[i].name+" "+strconv.Itoa(c.lines[i].now)
+		lg.Resize(lg.MinSize()) // measured as drawn, as a fit check measures it
+		w := lg.Size().Width
+		if x > axisW && x+w > size.Width {
+			x, line = axisW, line+1
+		}
+		lg.Move(fyne.NewPos(x, float32(line)*legendH)) // moved below the plot once its height is known
+		lg.Show()
+		placed = append(placed, lg)
+		x += w + 24
+	}
+	top := size.Height - float32(line+1)*legendH + 2
+	for _, lg := range placed {
+		lg.Move(lg.Position().AddXY(0, top))
+	}
+	return line + 1
+}
+
 func (r *chartRenderer) Layout(size fyne.Size) {
 	c := r.c
-	plotW, plotH := size.Width-axisW, size.Height-legendH-hoursH
+	lines := r.layoutLegend(size)
+	plotW, plotH := size.Width-axisW, size.Height-float32(lines)*legendH-hoursH
 	r.axisY.Position1, r.axisY.Position2 = fyne.NewPos(axisW, 0), fyne.NewPos(axisW, plotH)
 	r.axisX.Position1, r.axisX.Position2 = fyne.NewPos(axisW, plotH), fyne.NewPos(size.Width, plotH)
 	top := chartTop(c.lines)
@@ -154,24 +189,11 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 	for ; n < len(r.hours); n++ {
 		r.hours[n].Hide()
 	}
-	for len(r.segs) < len(c.lines) {
-		r.segs = append(r.segs, nil)
-		r.legend = append(r.legend, canvas.NewText("", colDim))
-	}
-	x := float32(axisW)
 	for i := range r.segs {
 		var pts []fyne.Position
 		col := chartColours[i%len(chartColours)]
 		if i < len(c.lines) {
 			pts = chartPoints(c.lines[i].points, c.minutes, top, plotW, plotH)
-			lg := r.legend[i]
-			lg.Color, lg.Text = col, c.lines[i].code+" "+c.lines[i].name+" "+strconv.Itoa(c.lines[i].now)
-			lg.Move(fyne.NewPos(x, size.Height-legendH+4))
-			lg.Resize(lg.MinSize())
-			lg.Show()
-			x += lg.MinSize().Width + 24
-		} else {
-			r.legend[i].Hide()
 		}
 		for len(r.segs[i]) < len(pts)-1 {
 			ln := canvas.NewLine(col)

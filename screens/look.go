@@ -61,26 +61,39 @@ func lookPalette(l model.Look) palette {
 
 // loadLook reads the branch settings and logo off the UI goroutine after
 // a reload (a configuration change always causes one) and hands them to
-// apply on it. A store without a logo, or a logo that cannot be read now,
-// leaves logo nil.
+// apply on it. A store without a logo leaves logo nil; a logo that cannot
+// be read now is the one shown so far, so a failed read does not take the
+// branch's logo off the screen until the next reload. An answer older
+// than the last read asked is dropped: two colour changes in a row end in
+// the second.
 func (b *base) loadLook(apply func(st model.Settings, logo []byte)) {
+	b.looks++
+	read, logo := b.looks, b.lookLogo
 	var st model.Settings
-	var logo []byte
 	b.async(func(ctx context.Context) error {
 		var err error
 		if st, err = b.st.Settings(ctx); err != nil {
 			return err
 		}
 		if l, ok := b.st.(model.BranchLogo); ok {
-			logo, _ = l.Logo(ctx) // the screen works without its logo
+			if got, err := l.Logo(ctx); err == nil {
+				logo = got
+			}
 		}
 		return nil
 	}, func(err error) {
-		if err == nil {
+		if err == nil && read == b.looks {
+			b.lookLogo = logo
 			apply(st, logo)
 		}
 	})
 }
+
+// maxLogoAspect bounds the logo's width in a header to this many times its
+// height: the store accepts a 2048×1 banner, which at the name's height
+// would push the name and the clock off the screen. A wider logo is drawn
+// smaller, whole (ImageFillContain).
+const maxLogoAspect = 4
 
 // logoView is the branch logo in a header, as tall as a text beside it,
 // so it scales with the screen as the text does; hidden without a logo.
@@ -116,7 +129,7 @@ func (l *logoView) set(data []byte) {
 		l.box.Hide()
 		return
 	}
-	l.aspect = float32(cfg.Width) / float32(cfg.Height)
+	l.aspect = min(float32(cfg.Width)/float32(cfg.Height), maxLogoAspect)
 	l.img.Resource = fyne.NewStaticResource("logo-"+sum, data)
 	l.img.Refresh()
 	l.box.Show()

@@ -6,14 +6,18 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
+	"jiaohao/screens/offscreen"
 )
 
 // testLogo is a small PNG, wider than tall like most logos.
@@ -189,4 +193,99 @@ func TestKioskTicketTextsReadableOnBranchBackground(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slowSettings hands out the settings it read only when let go, one read
+// at a time once held: an older answer that comes last.
+type slowSettings struct {
+	model.Store
+	hold atomic.Bool
+	gate chan struct{}
+}
+
+func (s *slowSettings) Settings(ctx context.Context) (model.Settings, error) {
+	st, err := s.Store.Settings(ctx)
+	if s.hold.CompareAndSwap(true, false) {
+		<-s.gate
+	}
+	return st, err
+}
+
+// Two colour changes in a row: the hall ends in the second even when the
+// answer to the first reload comes after the answer to the second.
+func TestHallKeepsTheNewestLookWhenAnswersCrossOver(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	slow := &slowSettings{Store: st, gate: make(chan struct{})}
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, slow, &recorder{}) })
+	t.Cleanup(func() { close(slow.gate) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the hall's own colours", func() bool { return rootFill(h.content) == colHallBg })
+
+	const first = "background=#000000&number=#ffffff&highlight=#1a237e&text=#ffffff"
+	reloads := h.Reloads()
+	slow.hold.Store(true) // the first change's answer is held
+	if err := st.SetSetting(ctx, "colors", first); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first reload", func() bool { return h.Reloads() > reloads && !slow.hold.Load() })
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the second look", func() bool { return rootFill(h.content) == look.Background })
+	slow.gate <- struct{}{} // now the first answer comes
+	// Its answer lands on the UI within moments; a slow machine can only
+	// make this test miss the fault, never fail a right hall.
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := offscreen.Quiet(qctx, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	WithUI(func() {
+		if got := rootFill(h.content); got != look.Background {
+			t.Errorf("the hall shows background %v of the first change, want the second's %v", got, look.Background)
+		}
+	})
+}
+
+// flakyLogo is a store whose logo cannot be read while fail is set.
+type flakyLogo struct {
+	*sqlstore.GormStore
+	fail atomic.Bool
+}
+
+func (f *flakyLogo) Logo(ctx context.Context) ([]byte, error) {
+	if f.fail.Load() {
+		return nil, model.Errorf(model.EUnavailable, "logo unreadable")
+	}
+	return f.GormStore.Logo(ctx)
+}
+
+// A reload whose logo read fails keeps the logo on screen: only the store
+// saying there is none takes it away.
+func TestHallKeepsItsLogoWhenARereadFails(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	logo := testLogo(t)
+	if err := st.SetLogo(ctx, logo); err != nil {
+		t.Fatal(err)
+	}
+	link := &flakyLogo{GormStore: st}
+	w := newTestWindow(t, 1280, 720)
+	h := build(t, func(ctx context.Context) *Hall { return NewHall(ctx, w, link, &recorder{}) })
+	waitLoaded(t, h.Loaded())
+	waitFor(t, "the logo", func() bool { return logoShown(h.logo, logo) })
+	link.fail.Store(true)
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil { // a reload that reads the look again
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the new colours", func() bool { return rootFill(h.content) == look.Background })
+	WithUI(func() {
+		if !logoShown(h.logo, logo) {
+			t.Error("a failed read of the logo took it off the hall")
+		}
+	})
 }

@@ -27,6 +27,7 @@ type dashboard struct {
 	m       *Manager
 	board   *model.DayBoard // nil until the day is rebuilt
 	gen     int             // the rebuild in flight; an older one's answer is dropped
+	loading bool            // a rebuild is in flight
 	pending []model.Event   // live events that came while the day was being rebuilt
 	snap    model.Snapshot
 	asOf    time.Time // the time the figures were computed at
@@ -57,14 +58,15 @@ func newDashboard(m *Manager) *dashboard {
 // other changes fold their events in.
 func (d *dashboard) show(u model.Change) {
 	d.snap = u.Snapshot
-	if u.Reloaded {
+	switch {
+	case u.Reloaded:
 		d.rebuild(u.Snapshot)
-	} else if d.board == nil {
-		d.pending = append(d.pending, u.Events...)
-	} else {
+	case d.board != nil:
 		for _, ev := range u.Events {
 			d.board.Fold(ev)
 		}
+	case d.loading:
+		d.pending = append(d.pending, u.Events...)
 	}
 	d.render()
 }
@@ -73,7 +75,7 @@ func (d *dashboard) show(u model.Change) {
 func (d *dashboard) rebuild(s model.Snapshot) {
 	d.gen++
 	gen := d.gen
-	d.board, d.pending = nil, nil
+	d.board, d.pending, d.loading = nil, nil, true
 	var got *model.DayBoard
 	// A long day over a peer link is many pages of events: more than one
 	// button's bound.
@@ -85,8 +87,11 @@ func (d *dashboard) rebuild(s model.Snapshot) {
 		if gen != d.gen {
 			return // a newer reload is on its way
 		}
+		d.loading = false
 		if err != nil {
+			d.pending = nil // no board to fold them into until the next reload
 			d.status.SetText(tr("dash.no_history") + " " + errText(err))
+			d.render()
 			return
 		}
 		d.board = got
@@ -134,6 +139,9 @@ func (d *dashboard) now() time.Time {
 func (d *dashboard) render() {
 	if d.board == nil {
 		d.chart.set(nil, d.snap)
+		if d.gen > 0 && !d.loading { // a snapshot came, its day could not be rebuilt
+			d.renderSnapshotOnly()
+		}
 		return
 	}
 	d.asOf = d.now()
@@ -143,6 +151,19 @@ func (d *dashboard) render() {
 	}
 	d.chart.set(d.board, d.snap)
 	d.status.SetText(tr("dash.as_of", kv("Time", d.m.clock.in(d.asOf).Format("15:04:05"))))
+}
+
+// renderSnapshotOnly writes the tiles the snapshot gives exactly (taken,
+// waiting, passed, windows) when the day could not be rebuilt, and dashes
+// for those only the event log gives: the tiles never show the figures of
+// before the reload as if they were now.
+func (d *dashboard) renderSnapshotOnly() {
+	empty := model.NewDayBoard(d.snap.BusinessDate, d.snap.Now, d.snap.Now)
+	texts := dashTexts(empty.Figures(d.snap, d.now()))
+	texts["served"], texts["longest"], texts["avg_wait"] = "—", "—", "—"
+	for k, v := range texts {
+		setText(d.values[k], v)
+	}
 }
 
 // dashTexts are the tiles' texts for f.

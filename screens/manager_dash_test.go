@@ -3,6 +3,8 @@ package screens
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -197,21 +199,103 @@ func TestDashboardChartFollowsLiveTakes(t *testing.T) {
 		return ok && chart.current("A") == 2
 	})
 	take(t, st, "A", 1)
+	minute := 0 // the chart minute the third number came in
 	waitFor(t, "A's current point raised to 3", func() bool {
 		y, ok := lastSegmentY(chart, "A")
+		minute = len(pointsOf(chart, "A")) - 1
 		return ok && chart.current("A") == 3 && y < before
 	})
 	if _, err := st.CallNext(context.Background(), 1, "A"); err != nil {
 		t.Fatal(err)
 	}
-	// The minute's point keeps its most; the count now is in the legend.
+	// The minute's point keeps its most, whether the call came within it
+	// or a later minute began with 2; the count now is in the legend.
 	waitFor(t, "A's legend after a call", func() bool {
 		r := test.WidgetRenderer(chart).(*chartRenderer)
+		pts := pointsOf(chart, "A")
 		for i, l := range chart.lines {
 			if l.code == "A" {
-				return r.legend[i].Text == "A 个人业务 2" && chart.current("A") == 3
+				return r.legend[i].Text == "A 个人业务 2" && len(pts) > minute && pts[minute] == 3 &&
+					(len(pts)-1 == minute || pts[len(pts)-1] == 2)
 			}
 		}
 		return false
+	})
+}
+
+// pointsOf is a service's line on the chart, a point a minute.
+func pointsOf(c *waitChart, code string) []int {
+	for _, l := range c.lines {
+		if l.code == code {
+			return l.points
+		}
+	}
+	return nil
+}
+
+// noLog is a store whose event log cannot be read while fail is set: the
+// live stream still runs.
+type noLog struct {
+	model.Store
+	fail atomic.Bool
+}
+
+func (n *noLog) EventsSince(ctx context.Context, since int64, limit int) ([]model.Event, error) {
+	if n.fail.Load() {
+		return nil, model.Errorf(model.EUnavailable, "event log unreadable")
+	}
+	return n.Store.EventsSince(ctx, since, limit)
+}
+
+// A day that cannot be rebuilt shows no figure of the day before the
+// reload as if it were now: the snapshot's exact counts follow the live
+// events, the ones only the log gives are dashes, and the live events are
+// not kept for a rebuild that is not running.
+func TestDashboardWithoutTheDayShowsNoStaleFigures(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	all := ids(take(t, st, "A", 2))
+	link := &noLog{Store: st}
+	w := newTestWindow(t, 1280, 900)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, link, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	var diff string
+	waitFor(t, "tiles rebuilt from the event log", func() bool { return tilesMatch(t, st, m, all, &diff) })
+
+	link.fail.Store(true)
+	reloads := m.Reloads()
+	if err := st.SetSetting(ctx, "notice", "欢迎"); err != nil { // a configuration change: every PC reloads
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload", func() bool { return m.Reloads() > reloads })
+	d := m.mon.dash
+	waitFor(t, "the rebuild refused", func() bool { return strings.HasPrefix(d.status.Text, tr("dash.no_history")) })
+	all = append(all, ids(take(t, st, "A", 3))...)
+	waitFor(t, "the snapshot's counts live, the log's dashed", func() bool {
+		return d.values["taken"].Text == fmt.Sprint(len(all)) && d.values["waiting"].Text == fmt.Sprint(len(all)) &&
+			d.values["served"].Text == "—" && d.values["longest"].Text == "—" && d.values["avg_wait"].Text == "—"
+	})
+	WithUI(func() {
+		if len(d.pending) != 0 {
+			t.Errorf("%d live events kept for a rebuild that failed", len(d.pending))
+		}
+	})
+}
+
+// Before the first snapshot the tiles know nothing: the clock's redraw
+// must not write zeros a manager would read as an empty hall.
+func TestDashboardBeforeTheFirstSnapshotShowsNoFigures(t *testing.T) {
+	link := &flaky{Store: newStore(t)}
+	link.cut(true)
+	w := newTestWindow(t, 1280, 900)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, link, ManagerDeps{}) })
+	WithUI(func() {
+		d := m.mon.dash
+		d.render() // what the 15-second tick does
+		for _, k := range dashTiles {
+			if got := d.values[k].Text; got != "—" {
+				t.Errorf("tile %s shows %q before any snapshot, want —", k, got)
+			}
+		}
 	})
 }

@@ -75,12 +75,23 @@ func (p *settingsPage) show(got model.Settings, err error) {
 	}
 }
 
-// save writes the changed settings one by one.
+// save writes the changed settings one by one, once every one of them
+// passed the store's own check: a refused value (colours too pale to
+// read) would otherwise leave the ones before it saved and the page
+// saying nothing was.
 func (p *settingsPage) save() {
 	changed := map[string]string{}
 	for k, e := range p.entries {
 		if e.Text != p.loaded[k] {
 			changed[k] = e.Text
+		}
+	}
+	for _, k := range settingKeys {
+		if v, ok := changed[k]; ok {
+			if err := model.ValidateSetting(k, v); err != nil {
+				note(p.msg, err, "")
+				return
+			}
 		}
 	}
 	p.m.async(func(ctx context.Context) error {

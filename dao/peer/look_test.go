@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"image"
-	"image/png"
-	"math/rand/v2"
 	"net/http"
 	"testing"
 
@@ -14,20 +11,6 @@ import (
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
-
-func logoPNG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	r := rand.New(rand.NewPCG(1, 2)) // noise: a PNG of it stays large
-	for i := range img.Pix {
-		img.Pix[i] = byte(r.IntN(256))
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // The branch colours and logo go through the peer API as they go through
 // the database: the manager sets them, every PC reads them back, and a
@@ -57,7 +40,7 @@ func branchLookOverThePeerAPI(t *testing.T, e *env) {
 		t.Fatalf("the refusal changed the store: colors %q, version %d -> %d", st.Raw["colors"], before, e.version(t))
 	}
 
-	logo := logoPNG(t, 400, 160)
+	logo := daotest.LogoPNG(t, 400, 160)
 	if len(logo) <= MaxBody {
 		t.Fatalf("the test logo is %d bytes: it must exceed the 64 KiB of other requests", len(logo))
 	}

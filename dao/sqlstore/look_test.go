@@ -2,32 +2,13 @@ package sqlstore_test
 
 import (
 	"bytes"
-	"image"
 	"image/color"
-	"image/png"
-	"math/rand/v2"
 	"testing"
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
-
-// logoPNG is a w×h PNG of noise, so it stays large: over what a plain
-// BLOB column holds on MySQL.
-func logoPNG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range img.Pix {
-		img.Pix[i] = byte(r.IntN(256))
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func TestBranchLookRoundTripsAndLowContrastChangesNothing(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
@@ -55,7 +36,7 @@ func TestBranchLookRoundTripsAndLowContrastChangesNothing(t *testing.T) {
 		if got := val(s.Logo(bg))(t); got != nil {
 			t.Fatalf("a fresh branch has a logo of %d bytes", len(got))
 		}
-		logo := logoPNG(t, 300, 120)
+		logo := daotest.LogoPNG(t, 300, 120)
 		if len(logo) <= 1<<16 {
 			t.Fatalf("the test logo is %d bytes: it must not fit a 64 KiB column", len(logo))
 		}
