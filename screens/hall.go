@@ -43,8 +43,11 @@ type Hall struct {
 	list   *hallList        // built when first shown
 	tiles  *hallTiles
 	media  *hallMedia
-	// hot is the newest call: its row or tile stays highlighted.
+	// hot is the newest call: its row or tile stays highlighted. lit is
+	// that row's or tile's background as the last show left it (nil: none
+	// lit), which a running flash may still paint.
 	hot   model.Ticket
+	lit   *canvas.Rectangle
 	flash *fyne.Animation
 	// screen is the hall's size at its last layout: rows and lines are
 	// sized from it. picture is the media's image now (UI goroutine);
@@ -164,6 +167,7 @@ func (h *Hall) show(u model.Change) {
 	} else {
 		hot = h.list.show(s)
 	}
+	h.lit = hot
 	// Rows and lines show and hide: lay the screen out again.
 	h.frame.Refresh()
 	if called && hot != nil {
