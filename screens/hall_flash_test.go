@@ -24,7 +24,7 @@ func TestHallFlashLeavesNoStaleHighlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tile := &h.tiles.tiles[3]
+	tile := h.tiles.tiles[3]
 	var flash *fyne.Animation
 	waitFor(t, "window 4's tile lit", func() bool {
 		flash = h.flash
