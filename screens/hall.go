@@ -50,10 +50,12 @@ type Hall struct {
 	lit   *canvas.Rectangle
 	flash *fyne.Animation
 	// screen is the hall's size at its last layout: rows and lines are
-	// sized from it. picture is the media's image now (UI goroutine);
-	// lastPic the same as the ticker that turns them knows it.
+	// sized from it. picture is the media's image now, decoded (UI
+	// goroutine); lastPic the same as the ticker that turns them knows
+	// it, and badPics the files that ticker found no picture in.
 	screen           fyne.Size
-	picture, lastPic string
+	picture, lastPic shownPicture
+	badPics          map[string]bool
 }
 
 // NewHall builds the hall screen in w in the branch's layout and follows
@@ -67,7 +69,7 @@ func NewHallWith(ctx context.Context, w fyne.Window, st model.Store, ann Announc
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}
-	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64)}
+	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64), badPics: map[string]bool{}}
 	h.build()
 	w.SetPadded(false)
 	w.SetContent(h.content)

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"image"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,7 @@ type hallMedia struct {
 	logo   *canvas.Image
 	clock  *canvas.Text
 	pic    *canvas.Image
+	file   string // pic's file
 	notice [noticeLines]*canvas.Text
 }
 
@@ -95,23 +97,53 @@ func (m *hallMedia) drawLogo(model.Snapshot) { m.logo.Hide() }
 
 func (m *hallMedia) showClock(now time.Time) { setText(m.clock, now.Format("15:04")) }
 
-// showPicture shows the image file path ("" none).
-func (m *hallMedia) showPicture(path string) {
-	if path == "" {
+// shownPicture is a picture of the media folder as loaded: its file and
+// its decoded image (nil: none).
+type shownPicture struct {
+	file string
+	img  image.Image
+}
+
+// showPicture shows p, decoded already: the UI goroutine never reads
+// nor decodes a file.
+func (m *hallMedia) showPicture(p shownPicture) {
+	m.file = p.file
+	if p.img == nil {
 		m.pic.Hide()
 		return
 	}
-	if m.pic.File != path {
-		m.pic.File = path
+	if m.pic.Image != p.img {
+		m.pic.Image = p.img
 		m.pic.Refresh()
 	}
 	m.pic.Show()
 }
 
-// turnPicture moves to the next picture of the media folder, read off the
-// UI goroutine: a folder on a slow share does not freeze the clock.
+// turnPicture moves to the next picture of the media folder that loads,
+// read and decoded off the UI goroutine: a folder on a slow share or a
+// large photo does not freeze the clock. The picture shown is not decoded
+// again (a folder of one); a file that does not load is logged once and
+// passed over.
 func (h *Hall) turnPicture() {
-	next := nextPicture(pictures(h.opt.Media), h.lastPic)
+	pics := pictures(h.opt.Media)
+	var next shownPicture
+	for range pics {
+		file := nextPicture(pics, h.lastPic.file)
+		if file == h.lastPic.file && h.lastPic.img != nil {
+			next = h.lastPic
+			break
+		}
+		h.lastPic = shownPicture{file: file}
+		img, err := loadPicture(file)
+		if err == nil {
+			next = shownPicture{file, img}
+			break
+		}
+		if !h.badPics[file] {
+			h.badPics[file] = true
+			logf(nil, "hall media: %v", err)
+		}
+	}
 	h.lastPic = next
 	onUI(func() {
 		h.picture = next
