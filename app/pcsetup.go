@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"slices"
 	"strings"
 
@@ -133,7 +134,18 @@ func (s prefsSetup) Load() screens.SetupValues {
 	return screens.SetupValues(c)
 }
 
-func (s prefsSetup) Keep(v screens.SetupValues) error { return SaveConfig(s.p, Config(v)) }
+// Keep saves the form's values. The image folder typed there must be a
+// folder now: a mistyped path would leave the hall's media area empty
+// without a word. (A saved setup is not held to it at start: a folder on
+// a share that is down at boot only leaves the pictures out.)
+func (s prefsSetup) Keep(v screens.SetupValues) error {
+	if v.Media != "" {
+		if fi, err := os.Stat(v.Media); err != nil || !fi.IsDir() {
+			return model.Errorf(model.EInvalidInput, "%s", screens.Text("setup.err_media", "Path", v.Media))
+		}
+	}
+	return SaveConfig(s.p, Config(v))
+}
 
 func (prefsSetup) Encode(v screens.SetupValues) ([]byte, error) { return EncodePCSettings(Config(v)) }
 
