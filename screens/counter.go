@@ -76,11 +76,11 @@ func (c *Counter) show(u model.Change) {
 	}
 	setText(c.name, windowName(ws.Window))
 	num := ""
-	if t := ws.Current; t != nil && model.Held(*t) {
-		num = numberText(*t)
+	if t, ok := heldToday(u.Snapshot, ws); ok {
+		num = numberText(t)
 	}
 	setText(c.number, num)
-	setText(c.state, tr(deskState(ws)))
+	setText(c.state, tr(deskState(u.Snapshot, ws)))
 	c.content.Refresh()
 	for _, ev := range u.Events {
 		if model.IsCall(ev) && ev.Ticket.Window == c.window && ev.Version > c.lastCall {

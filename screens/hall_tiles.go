@@ -78,10 +78,10 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 		t.win = w.Number
 		setText(t.name, windowName(w.Window))
 		setText(t.num, "")
-		if c := w.Current; c != nil && model.Held(*c) {
-			setText(t.num, numberText(*c))
+		if c, ok := heldToday(s, w); ok {
+			setText(t.num, numberText(c))
 		}
-		setText(t.stat, tr(deskState(w)))
+		setText(t.stat, tr(deskState(s, w)))
 		t.bg.FillColor, t.stat.Color = colHallRow, colDim
 		if w.Number == hot && t.num.Text != "" {
 			// The dim colour is unreadable on the highlight.
@@ -149,7 +149,7 @@ func windowName(w model.Window) string {
 // deskState is the translation key of what a window is doing now, as the
 // hall's tiles and the window screen say it: at lunch or paused first (its
 // ticket waits), then calling or serving its ticket, else free.
-func deskState(w model.WindowState) string {
+func deskState(s model.Snapshot, w model.WindowState) string {
 	switch w.Status {
 	case model.WindowLunch:
 		return "desk.lunch"
@@ -158,7 +158,7 @@ func deskState(w model.WindowState) string {
 	case model.WindowClosed:
 		return "desk.closed"
 	}
-	if c := w.Current; c != nil && model.Held(*c) {
+	if c, ok := heldToday(s, w); ok {
 		if c.Status == model.Serving {
 			return "desk.serving"
 		}
