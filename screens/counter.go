@@ -66,6 +66,9 @@ func (c *Counter) build() {
 
 // show takes a new live state on the UI goroutine.
 func (c *Counter) show(u model.Change) {
+	if u.Reloaded {
+		c.showClock() // the branch's zone may have come with it
+	}
 	ws, ok := findWindow(u.Snapshot, c.window)
 	if !ok {
 		setText(c.name, tr("counter.no_window", kv("N", c.window)))
