@@ -51,8 +51,8 @@ type Hall struct {
 	flash *fyne.Animation
 	// screen is the hall's size at its last layout: rows and lines are
 	// sized from it. picture is the media's image now, decoded (UI
-	// goroutine); lastPic the same as the ticker that turns them knows
-	// it, and badPics the files that ticker found no picture in.
+	// goroutine); lastPic the same as the goroutine that turns them knows
+	// it, and badPics the files it found no picture in.
 	screen           fyne.Size
 	picture, lastPic shownPicture
 	badPics          map[string]bool
@@ -76,6 +76,7 @@ func NewHallWith(ctx context.Context, w fyne.Window, st model.Store, ann Announc
 	h.start(ctx, st, h)
 	h.wg.Go(func() { h.announce(ctx) })
 	h.wg.Go(func() { h.tick(ctx) })
+	h.wg.Go(func() { h.turnPictures(ctx) })
 	return h
 }
 
@@ -207,22 +208,17 @@ func (h *Hall) showClock() {
 	h.header.Refresh() // the digits' width changes
 }
 
-// tick keeps the clock running on server time and turns the media's
-// pictures.
+// tick keeps the clock running on server time.
 func (h *Hall) tick(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	h.turnPicture()
-	for n := 1; ; n++ {
+	for {
 		select {
 		case <-ctx.Done():
 			onUI(h.notice.stop)
 			return
 		case <-t.C:
 			onUI(h.showClock)
-			if n%mediaEvery == 0 {
-				h.turnPicture()
-			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package screens
 
 import (
+	"context"
 	"image"
 	"os"
 	"path/filepath"
@@ -117,6 +118,23 @@ func (m *hallMedia) showPicture(p shownPicture) {
 		m.pic.Refresh()
 	}
 	m.pic.Show()
+}
+
+// turnPictures turns the media's pictures every mediaEvery seconds until
+// ctx ends, in a goroutine of its own: a picture slow to read or decode (a
+// share that stopped answering, a large photo) holds up the pictures
+// only, never the clock.
+func (h *Hall) turnPictures(ctx context.Context) {
+	t := time.NewTicker(mediaEvery * time.Second)
+	defer t.Stop()
+	for {
+		h.turnPicture()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // turnPicture moves to the next picture of the media folder that loads,
