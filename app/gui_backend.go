@@ -343,6 +343,12 @@ func overrideConfig(c Config, set map[string]bool, f Config) Config {
 		c.Mode = screens.ModeHost
 	}
 	if set["role"] {
+		if f.Role != c.Role {
+			// The saved devices and hall options are the saved role's: a
+			// window screen run beside the PC's caller (README) must not
+			// drive the caller's LED bar too (--led gives it one).
+			c.Printer, c.LED, c.HallLayout, c.Media = "", "", "", ""
+		}
 		c.Role = f.Role
 	}
 	if set["window"] {
