@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/layout"
 
 	"jiaohao/model"
 )
@@ -92,7 +93,9 @@ func (h *Hall) build() {
 	h.date, db = fitText(fyne.TextAlignTrailing, 0.6, colDim)
 	h.clockT, cb = fitText(fyne.TextAlignTrailing, 0.8, colHallText)
 	h.linkT, lb = fitText(fyne.TextAlignCenter, 0.6, colHallHot)
-	h.header = withLayout(shares{parts: []float32{34, 26, 24, 16}}, bb, lb, db, cb)
+	// A gap between the date and the clock: in portrait the date fills
+	// its share, and the two would read as one string.
+	h.header = withLayout(shares{parts: []float32{34, 26, 24, 2, 16}}, bb, lb, db, layout.NewSpacer(), cb)
 	// The notice is sized by the frame from the display's shorter side,
 	// like everything else on the hall, not by the scaler's height.
 	h.notice = newMarquee(&scaler{}, 40, colHallNum)
