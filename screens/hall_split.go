@@ -140,15 +140,16 @@ func (h *Hall) turnPictures(ctx context.Context) {
 // turnPicture moves to the next picture of the media folder that loads,
 // read and decoded off the UI goroutine: a folder on a slow share or a
 // large photo does not freeze the clock. The picture shown is not decoded
-// again (a folder of one); a file that does not load is logged once and
-// passed over.
+// again when it comes round next (a folder of one good picture); a file
+// that does not load is logged once and passed over.
 func (h *Hall) turnPicture() {
 	pics := pictures(h.opt.Media)
+	shown := h.lastPic
 	var next shownPicture
 	for range pics {
 		file := nextPicture(pics, h.lastPic.file)
-		if file == h.lastPic.file && h.lastPic.img != nil {
-			next = h.lastPic
+		if file == shown.file && shown.img != nil {
+			next = shown
 			break
 		}
 		h.lastPic = shownPicture{file: file}
