@@ -60,6 +60,12 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 		if err != nil {
 			return nil, err
 		}
+		if roleSpec(cfg.Role).Window {
+			if err := checkTokenWindow(ctx, c, cfg.Window); err != nil {
+				c.Close()
+				return nil, err
+			}
+		}
 		be.st = c
 		be.closers = append(be.closers, func() { c.Close() })
 	default:
@@ -86,6 +92,27 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 	}
 	be.devices(ctx, cfg, logf)
 	return be, nil
+}
+
+// checkTokenWindow refuses a token bound to another window than the one
+// this PC is set up for: a window screen would show another window's
+// number above this one, sending customers to the wrong desk, and a
+// caller would have every action refused. A host that is not up yet is
+// asked nothing; the PC starts and the host's own checks still hold.
+func checkTokenWindow(ctx context.Context, c *peer.Client, window int) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	who, err := c.Whoami(ctx)
+	if model.IsCode(err, model.EUnavailable) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if who.Window > 0 && who.Window != window {
+		return model.Errorf(model.EInvalidInput, "这个令牌属于 %d 号窗口，不能用于 %d 号窗口 (the token belongs to window %d, not window %d)", who.Window, window, who.Window, window)
+	}
+	return nil
 }
 
 // peerHTTP is the HTTP client for the host: one that trusts the pinned
@@ -316,6 +343,12 @@ func overrideConfig(c Config, set map[string]bool, f Config) Config {
 		c.Mode = screens.ModeHost
 	}
 	if set["role"] {
+		if f.Role != c.Role {
+			// The saved devices and hall options are the saved role's: a
+			// window screen run beside the PC's caller (README) must not
+			// drive the caller's LED bar too (--led gives it one).
+			c.Printer, c.LED, c.HallLayout, c.Media = "", "", "", ""
+		}
 		c.Role = f.Role
 	}
 	if set["window"] {

@@ -33,6 +33,26 @@ func TestFlagsOverrideSavedSetup(t *testing.T) {
 	}
 }
 
+// A --role other than the saved one leaves the saved role's devices
+// behind: the window screen run beside a caller (a second instance on the
+// same PC) does not open the caller's LED bar or printer as well. The
+// same role keeps them, and --led gives the other role one of its own.
+func TestRoleFlagLeavesSavedDevices(t *testing.T) {
+	caller := Config{Role: "caller", Mode: screens.ModePeer, Window: 3, Peer: "http://10.0.0.2:8520", Token: "jh_c", Lang: "zh",
+		Printer: "escpos+tcp://10.0.0.9", LED: "led+serial://COM4"}
+	got := overrideConfig(caller, map[string]bool{"role": true, "token": true}, Config{Role: "counter", Token: "jh_w"})
+	if got.Role != "counter" || got.Window != 3 || got.Token != "jh_w" || got.LED != "" || got.Printer != "" {
+		t.Fatalf("--role counter on a caller PC gave %+v", got)
+	}
+	if got := overrideConfig(caller, map[string]bool{"role": true}, Config{Role: "caller"}); got != caller {
+		t.Fatalf("--role caller on a caller PC gave %+v, want the saved %+v", got, caller)
+	}
+	got = overrideConfig(caller, map[string]bool{"role": true, "led": true}, Config{Role: "counter", LED: "led+serial://COM5"})
+	if got.LED != "led+serial://COM5" {
+		t.Fatalf("--role counter --led gave LED %q", got.LED)
+	}
+}
+
 // Bad flags are refused in one sentence with exit status 2, before any
 // window opens (so this runs without a display).
 func TestGUIRefusesBadFlags(t *testing.T) {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,7 +93,7 @@ func TestSetupKeepsHallLayout(t *testing.T) {
 	}
 	prefs := test.NewTempApp(t).Preferences()
 	k := prefsSetup{prefs}
-	want := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Window: 1, Lang: "zh", HallLayout: model.HallSplitList, Media: "/srv/hall"}
+	want := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Window: 1, Lang: "zh", HallLayout: model.HallSplitList, Media: t.TempDir()}
 	if err := k.Keep(screens.SetupValues(want)); err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +115,31 @@ func TestSetupKeepsHallLayout(t *testing.T) {
 	}
 	if got, _ := LoadConfig(prefs); got != want {
 		t.Fatalf("a refused layout changed the setup to %+v", got)
+	}
+}
+
+// An image folder typed in the setup form must be a folder: a path that
+// does not exist, or names a file, is refused in a sentence naming it and
+// nothing is saved.
+func TestSetupRefusesMissingMediaFolder(t *testing.T) {
+	if err := screens.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	prefs := test.NewTempApp(t).Preferences()
+	k := prefsSetup{prefs}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "logo.png")
+	if err := os.WriteFile(file, []byte("png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, media := range []string{filepath.Join(dir, "missing"), file} {
+		c := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Lang: "zh", Media: media}
+		err := k.Keep(screens.SetupValues(c))
+		if model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(model.ErrorMessage(err), media) {
+			t.Errorf("image folder %s: %v, want a sentence naming it", media, err)
+		}
+		if _, ok := LoadConfig(prefs); ok {
+			t.Fatalf("a refused image folder saved the setup")
+		}
 	}
 }

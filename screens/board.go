@@ -25,12 +25,23 @@ func findWindow(s model.Snapshot, n int) (model.WindowState, bool) {
 func inProgress(s model.Snapshot) []model.Ticket {
 	var out []model.Ticket
 	for _, w := range s.Windows {
-		if t := w.Current; t != nil && model.Held(*t) {
-			out = append(out, *t)
+		if t, ok := heldToday(s, w); ok {
+			out = append(out, t)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return calledAt(out[i]).After(calledAt(out[j])) })
 	return out
+}
+
+// heldToday is the ticket window w holds on the snapshot's business day.
+// One left held from an earlier day (served, never finished) blocks
+// nothing (model.Desk) and is no call: shown, the morning's hall and
+// window screen would send a customer to yesterday's number.
+func heldToday(s model.Snapshot, w model.WindowState) (model.Ticket, bool) {
+	if c := w.Current; c != nil && model.Held(*c) && (s.BusinessDate == "" || c.BusinessDate == s.BusinessDate) {
+		return *c, true
+	}
+	return model.Ticket{}, false
 }
 
 func calledAt(t model.Ticket) time.Time {

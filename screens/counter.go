@@ -72,6 +72,7 @@ func (c *Counter) show(u model.Change) {
 	c.last = model.Change{Snapshot: u.Snapshot}
 	if u.Reloaded {
 		c.loadLook(c.applyLook) // a configuration change always reloads
+		c.showClock()           // the branch's zone may have come with it
 	}
 	ws, ok := findWindow(u.Snapshot, c.window)
 	if !ok {
@@ -83,11 +84,11 @@ func (c *Counter) show(u model.Change) {
 	}
 	setText(c.name, windowName(ws.Window))
 	num := ""
-	if t := ws.Current; t != nil && model.Held(*t) {
-		num = numberText(*t)
+	if t, ok := heldToday(u.Snapshot, ws); ok {
+		num = numberText(t)
 	}
 	setText(c.number, num)
-	setText(c.state, tr(deskState(ws)))
+	setText(c.state, tr(deskState(u.Snapshot, ws)))
 	c.content.Refresh()
 	for _, ev := range u.Events {
 		if model.IsCall(ev) && ev.Ticket.Window == c.window && ev.Version > c.lastCall {

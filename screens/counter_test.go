@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -110,4 +111,32 @@ func TestCounterFitsEveryDisplay(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The window screen's clock is in the branch's zone from its first
+// snapshot, like the hall's, not in the zone the PC happens to be set to.
+func TestCounterClockInBranchZone(t *testing.T) {
+	st := demoStore(t)
+	if err := st.SetBranch(context.Background(), "营业网点", "Asia/Urumqi"); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t, 800, 480)
+	c := build(t, func(ctx context.Context) *Counter { return NewCounter(ctx, w, st, 3) })
+	waitLoaded(t, c.Loaded())
+	waitFor(t, "A004 called", func() bool { return c.number.Text == "A004" })
+	want := testNow.In(mustZone(t, "Asia/Urumqi")).Format("15:04")
+	WithUI(func() {
+		if c.clockT.Text != want {
+			t.Errorf("clock %q once the snapshot is on screen, want %q in the branch's zone", c.clockT.Text, want)
+		}
+	})
+}
+
+func mustZone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
 }

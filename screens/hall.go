@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/layout"
 
 	"jiaohao/model"
 )
@@ -49,14 +50,19 @@ type Hall struct {
 	list   *hallList        // built when first shown
 	tiles  *hallTiles
 	media  *hallMedia
-	// hot is the newest call: its row or tile stays highlighted.
+	// hot is the newest call: its row or tile stays highlighted. lit is
+	// that row's or tile's background as the last show left it (nil: none
+	// lit), which a running flash may still paint.
 	hot   model.Ticket
+	lit   *canvas.Rectangle
 	flash *fyne.Animation
 	// screen is the hall's size at its last layout: rows and lines are
-	// sized from it. picture is the media's image now (UI goroutine);
-	// lastPic the same as the ticker that turns them knows it.
+	// sized from it. picture is the media's image now, decoded (UI
+	// goroutine); lastPic the same as the goroutine that turns them knows
+	// it, and badPics the files it found no picture in.
 	screen           fyne.Size
-	picture, lastPic string
+	picture, lastPic shownPicture
+	badPics          map[string]bool
 }
 
 // NewHall builds the hall screen in w in the branch's layout and follows
@@ -70,13 +76,14 @@ func NewHallWith(ctx context.Context, w fyne.Window, st model.Store, ann Announc
 	if ann == nil {
 		ann = LogAnnouncer{}
 	}
-	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64), w: w, pal: hallPalette(model.Look{})}
+	h := &Hall{ann: ann, opt: opt, say: make(chan model.Ticket, 64), badPics: map[string]bool{}, w: w, pal: hallPalette(model.Look{})}
 	h.build()
 	w.SetPadded(false)
 	w.SetContent(h.content)
 	h.start(ctx, st, h)
 	h.wg.Go(func() { h.announce(ctx) })
 	h.wg.Go(func() { h.tick(ctx) })
+	h.wg.Go(func() { h.turnPictures(ctx) })
 	return h
 }
 
@@ -96,7 +103,9 @@ func (h *Hall) build() {
 	h.logo = newLogoView(h.branch)
 	h.logo.set(h.logoData)
 	// The logo's share is taken from the branch name's only when there is one.
-	h.header = withLayout(shares{parts: []float32{8, 34, 26, 24, 16}}, h.logo.box, bb, lb, db, cb)
+	// A gap between the date and the clock: in portrait the date fills
+	// its share, and the two would read as one string.
+	h.header = withLayout(shares{parts: []float32{8, 34, 26, 24, 2, 16}}, h.logo.box, bb, lb, db, layout.NewSpacer(), cb)
 	// The notice is sized by the frame from the display's shorter side,
 	// like everything else on the hall, not by the scaler's height.
 	h.notice = newMarquee(&scaler{}, 40, pal.num)
@@ -178,6 +187,7 @@ func (h *Hall) show(u model.Change) {
 	} else {
 		hot = h.list.show(s)
 	}
+	h.lit = hot
 	// Rows and lines show and hide: lay the screen out again.
 	h.frame.Refresh()
 	if called && hot != nil {
@@ -239,22 +249,17 @@ func (h *Hall) showClock() {
 	h.header.Refresh() // the digits' width changes
 }
 
-// tick keeps the clock running on server time and turns the media's
-// pictures.
+// tick keeps the clock running on server time.
 func (h *Hall) tick(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	h.turnPicture()
-	for n := 1; ; n++ {
+	for {
 		select {
 		case <-ctx.Done():
 			onUI(func() { h.notice.stop() }) // the notice of the build on screen
 			return
 		case <-t.C:
 			onUI(h.showClock)
-			if n%mediaEvery == 0 {
-				h.turnPicture()
-			}
 		}
 	}
 }

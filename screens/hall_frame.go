@@ -44,13 +44,20 @@ const flashBlinks = 3
 // lit, where it stays until the next call.
 func flashLit(p float32) bool { return p >= 1 || int(p*2*flashBlinks)%2 == 0 }
 
-// startFlash flashes bg for a few seconds, ending highlighted.
+// startFlash flashes bg for a few seconds, ending highlighted. While it
+// runs, bg may stop being the highlight: the call finished or was passed,
+// or a window opening or closing moved the tiles so bg is another
+// window's. The flash then leaves bg as show coloured it, rather than
+// lighting a row or tile that is not the newest call.
 func (h *Hall) startFlash(bg *canvas.Rectangle) {
 	if h.flash != nil {
 		h.flash.Stop()
 	}
 	pal := h.pal
 	h.flash = fyne.NewAnimation(3*time.Second, func(p float32) {
+		if bg != h.lit {
+			return
+		}
 		bg.FillColor = pal.hot
 		if !flashLit(p) {
 			bg.FillColor = pal.num

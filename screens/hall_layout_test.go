@@ -284,5 +284,5 @@ func TestHallMediaPictures(t *testing.T) {
 		return NewHallWith(ctx, newTestWindow(t, 1280, 720), st, nil, HallOptions{Layout: model.HallSplitList, Media: dir})
 	})
 	waitLoaded(t, h.Loaded())
-	waitFor(t, "the first picture", func() bool { return h.media != nil && h.media.pic.Visible() && h.media.pic.File == a })
+	waitFor(t, "the first picture", func() bool { return h.media != nil && h.media.pic.Visible() && h.media.file == a })
 }

@@ -14,7 +14,7 @@ import (
 // tree. A display shows as many call rows as fit (hallList.Layout).
 const (
 	hallRowsMax = 16 // call rows
-	hallSvc     = 8  // waiting counts per service
+	hallSvc     = 16 // waiting counts, one per service: a large branch has 12
 	hallPassed  = 3  // lines of passed numbers
 	hallWin     = 3  // lines of windows: what each serves, or that it is at lunch
 	winsPerLn   = 3

@@ -1,6 +1,8 @@
 package screens
 
 import (
+	"context"
+	"image"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +32,7 @@ type hallMedia struct {
 	logo   *logoView
 	clock  *canvas.Text
 	pic    *canvas.Image
+	file   string // pic's file
 	notice [noticeLines]*canvas.Text
 }
 
@@ -95,23 +98,71 @@ func (m *hallMedia) drawLogo(logo []byte) { m.logo.set(logo) }
 
 func (m *hallMedia) showClock(now time.Time) { setText(m.clock, now.Format("15:04")) }
 
-// showPicture shows the image file path ("" none).
-func (m *hallMedia) showPicture(path string) {
-	if path == "" {
+// shownPicture is a picture of the media folder as loaded: its file and
+// its decoded image (nil: none).
+type shownPicture struct {
+	file string
+	img  image.Image
+}
+
+// showPicture shows p, decoded already: the UI goroutine never reads
+// nor decodes a file.
+func (m *hallMedia) showPicture(p shownPicture) {
+	m.file = p.file
+	if p.img == nil {
 		m.pic.Hide()
 		return
 	}
-	if m.pic.File != path {
-		m.pic.File = path
+	if m.pic.Image != p.img {
+		m.pic.Image = p.img
 		m.pic.Refresh()
 	}
 	m.pic.Show()
 }
 
-// turnPicture moves to the next picture of the media folder, read off the
-// UI goroutine: a folder on a slow share does not freeze the clock.
+// turnPictures turns the media's pictures every mediaEvery seconds until
+// ctx ends, in a goroutine of its own: a picture slow to read or decode (a
+// share that stopped answering, a large photo) holds up the pictures
+// only, never the clock.
+func (h *Hall) turnPictures(ctx context.Context) {
+	t := time.NewTicker(mediaEvery * time.Second)
+	defer t.Stop()
+	for {
+		h.turnPicture()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// turnPicture moves to the next picture of the media folder that loads,
+// read and decoded off the UI goroutine: a folder on a slow share or a
+// large photo does not freeze the clock. The picture shown is not decoded
+// again when it comes round next (a folder of one good picture); a file
+// that does not load is logged once and passed over.
 func (h *Hall) turnPicture() {
-	next := nextPicture(pictures(h.opt.Media), h.lastPic)
+	pics := pictures(h.opt.Media)
+	shown := h.lastPic
+	var next shownPicture
+	for range pics {
+		file := nextPicture(pics, h.lastPic.file)
+		if file == shown.file && shown.img != nil {
+			next = shown
+			break
+		}
+		h.lastPic = shownPicture{file: file}
+		img, err := loadPicture(file)
+		if err == nil {
+			next = shownPicture{file, img}
+			break
+		}
+		if !h.badPics[file] {
+			h.badPics[file] = true
+			logf(nil, "hall media: %v", err)
+		}
+	}
 	h.lastPic = next
 	onUI(func() {
 		h.picture = next

@@ -10,16 +10,17 @@ import (
 	"jiaohao/model"
 )
 
-// hallTilesMax is the tile pool: a branch with more windows open shows
-// the first ones (by number).
-const hallTilesMax = 24
+// hallTilesFirst is the tiles built with the hall; the pool grows to the
+// windows a branch has open (a large branch has 40), so every window's
+// call is on the wall, and never shrinks, so a day never rebuilds it.
+const hallTilesFirst = 24
 
 // hallTiles is the window-tiles body (the classic frmScreen wall): one
 // tile per window not closed, with its name, current number and status,
 // in a grid sized to the number of tiles.
 type hallTiles struct {
 	box   *fyne.Container
-	tiles [hallTilesMax]hallTile
+	tiles []*hallTile
 	shown int
 	none  *canvas.Text // no window open
 	pal   palette
@@ -34,24 +35,31 @@ type hallTile struct {
 
 func newHallTiles(pal palette) *hallTiles {
 	g := &hallTiles{pal: pal}
-	var objs []fyne.CanvasObject
-	for i := range g.tiles {
-		t := &g.tiles[i]
-		t.bg = canvas.NewRectangle(pal.row)
-		var nb, ub, sb *fyne.Container
-		t.name, nb = fitText(fyne.TextAlignCenter, 0.8, pal.text)
-		t.num, ub = fitText(fyne.TextAlignCenter, 0.85, pal.num)
-		t.stat, sb = fitText(fyne.TextAlignCenter, 0.75, pal.sub)
-		t.num.TextStyle.Bold = true
-		t.box = container.NewStack(t.bg, withLayout(inset{0.05}, withLayout(shares{down: true, parts: []float32{26, 50, 24}}, nb, ub, sb)))
-		t.box.Hide()
-		objs = append(objs, t.box)
-	}
 	var nb *fyne.Container
 	g.none, nb = fitText(fyne.TextAlignCenter, 0.5, pal.sub)
 	g.none.Text = tr("hall.no_windows")
-	g.box = withLayout(g, append(objs, nb)...)
+	g.box = withLayout(g, nb)
+	for range hallTilesFirst {
+		g.grow()
+	}
 	return g
+}
+
+// grow adds a hidden tile to the pool, before the "no window" text that
+// stays the box's last object.
+func (g *hallTiles) grow() *hallTile {
+	t := &hallTile{bg: canvas.NewRectangle(g.pal.row)}
+	var nb, ub, sb *fyne.Container
+	t.name, nb = fitText(fyne.TextAlignCenter, 0.8, g.pal.text)
+	t.num, ub = fitText(fyne.TextAlignCenter, 0.85, g.pal.num)
+	t.stat, sb = fitText(fyne.TextAlignCenter, 0.75, g.pal.sub)
+	t.num.TextStyle.Bold = true
+	t.box = container.NewStack(t.bg, withLayout(inset{0.05}, withLayout(shares{down: true, parts: []float32{26, 50, 24}}, nb, ub, sb)))
+	t.box.Hide()
+	g.tiles = append(g.tiles, t)
+	objs := g.box.Objects
+	g.box.Objects = append(objs[:len(objs)-1:len(objs)-1], t.box, objs[len(objs)-1])
+	return t
 }
 
 // show fills a tile per window not closed; the tile of window hot (the
@@ -60,18 +68,21 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 	var lit *canvas.Rectangle
 	g.shown = 0
 	for _, w := range s.Windows {
-		if w.Status == model.WindowClosed || g.shown == len(g.tiles) {
+		if w.Status == model.WindowClosed {
 			continue
 		}
-		t := &g.tiles[g.shown]
+		if g.shown == len(g.tiles) {
+			g.grow()
+		}
+		t := g.tiles[g.shown]
 		g.shown++
 		t.win = w.Number
 		setText(t.name, windowName(w.Window))
 		setText(t.num, "")
-		if c := w.Current; c != nil && model.Held(*c) {
-			setText(t.num, numberText(*c))
+		if c, ok := heldToday(s, w); ok {
+			setText(t.num, numberText(c))
 		}
-		setText(t.stat, tr(deskState(w)))
+		setText(t.stat, tr(deskState(s, w)))
 		t.bg.FillColor, t.stat.Color = g.pal.row, g.pal.sub
 		if w.Number == hot && t.num.Text != "" {
 			// The dim colour is unreadable on the highlight.
@@ -80,8 +91,8 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 		t.bg.Refresh()
 		t.stat.Refresh()
 	}
-	for i := range g.tiles {
-		g.tiles[i].box.Hidden = i >= g.shown
+	for i, t := range g.tiles {
+		t.box.Hidden = i >= g.shown
 	}
 	g.none.Hidden = g.shown > 0
 	return lit
@@ -139,7 +150,7 @@ func windowName(w model.Window) string {
 // deskState is the translation key of what a window is doing now, as the
 // hall's tiles and the window screen say it: at lunch or paused first (its
 // ticket waits), then calling or serving its ticket, else free.
-func deskState(w model.WindowState) string {
+func deskState(s model.Snapshot, w model.WindowState) string {
 	switch w.Status {
 	case model.WindowLunch:
 		return "desk.lunch"
@@ -148,7 +159,7 @@ func deskState(w model.WindowState) string {
 	case model.WindowClosed:
 		return "desk.closed"
 	}
-	if c := w.Current; c != nil && model.Held(*c) {
+	if c, ok := heldToday(s, w); ok {
 		if c.Status == model.Serving {
 			return "desk.serving"
 		}
