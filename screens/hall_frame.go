@@ -58,9 +58,11 @@ func (h *Hall) startFlash(bg *canvas.Rectangle) {
 		if bg != h.lit {
 			return
 		}
+		// Off, the row is a plain one: the number stays readable through
+		// the blinks (on the number's own colour it would vanish).
 		bg.FillColor = pal.hot
 		if !flashLit(p) {
-			bg.FillColor = pal.num
+			bg.FillColor = pal.row
 		}
 		bg.Refresh()
 	})
