@@ -238,3 +238,25 @@ func TestCompactKeptAboveUnderXvfb(t *testing.T) {
 		t.Fatalf("let go, the window's state is still %q", s)
 	}
 }
+
+// A caller that ends lets its keys go before it says so: the next caller
+// on this PC (the setup saved, the role restarted) grabs them at once,
+// instead of finding them "taken by another program".
+func TestHotkeysFreeAfterCloseUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t) // a desktop has other clients: Xvfb resets when its last one leaves
+	for round := range 100 {
+		hk, err := desk.OpenHotkeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []desk.Key{{Name: "F8"}, {Mods: desk.ModCtrl | desk.ModAlt, Name: "K"}} {
+			if err := hk.Grab(k, func() {}); err != nil {
+				t.Fatalf("round %d: %s after the last caller closed: %v", round, k, err)
+			}
+		}
+		if err := hk.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -75,9 +75,16 @@ func (k *x11Keys) Grab(key Key, fire func()) error {
 	return nil
 }
 
-// Close ends the connection, which lets the server drop its grabs.
+// Close lets every key go and ends the connection. Ending it alone would
+// leave the server to drop the grabs whenever it gets to it: the next
+// caller on this PC (a restarted role) could find its keys still held.
+// The checked ungrab returns once the server has released them.
 func (k *x11Keys) Close() error {
+	err := xproto.UngrabKeyChecked(k.conn, xproto.GrabAny, k.root, xproto.ModMaskAny).Check()
 	k.conn.Close()
+	if err != nil {
+		return fmt.Errorf("let the hotkeys go: %w", err)
+	}
 	return nil
 }
 
