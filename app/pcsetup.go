@@ -130,13 +130,9 @@ func (s prefsSetup) Load() screens.SetupValues {
 	return screens.SetupValues(c)
 }
 
-// Keep saves the form's values; the form does not show the hotkeys, so
-// the PC keeps its own.
-func (s prefsSetup) Keep(v screens.SetupValues) error {
-	saved, _ := LoadConfig(s.p)
-	v.Hotkeys = saved.Hotkeys
-	return SaveConfig(s.p, Config(v))
-}
+// Keep saves the form's values, the hotkeys it carries among them (the
+// PC's own, or an imported file's).
+func (s prefsSetup) Keep(v screens.SetupValues) error { return SaveConfig(s.p, Config(v)) }
 
 func (prefsSetup) Encode(v screens.SetupValues) ([]byte, error) { return EncodePCSettings(Config(v)) }
 

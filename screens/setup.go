@@ -34,6 +34,9 @@ type Setup struct {
 	windowRow     *fyne.Container
 	printerRow    *fyne.Container
 	content       fyne.CanvasObject
+	// hotkeys has no field: the form carries what it was filled with
+	// (the saved setup, an imported file) to what it saves and starts.
+	hotkeys string
 }
 
 // label maps between stored values and what the form shows.
@@ -166,6 +169,7 @@ func (s *Setup) fill(cfg SetupValues) {
 	s.printer.SetText(cfg.Printer)
 	s.led.SetText(cfg.LED)
 	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
+	s.hotkeys = cfg.Hotkeys
 }
 
 // arrange shows only the fields the chosen role and mode need.
@@ -203,6 +207,7 @@ func (s *Setup) Values() SetupValues {
 		Lang:            valueOf(langLabels, s.lang.Selected),
 		Printer:         s.kioskPrinter(),
 		LED:             strings.TrimSpace(s.led.Text),
+		Hotkeys:         s.hotkeys,
 	}
 }
 
