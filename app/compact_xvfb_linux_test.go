@@ -260,3 +260,27 @@ func TestHotkeysFreeAfterCloseUnderXvfb(t *testing.T) {
 		}
 	}
 }
+
+// F8 pressed while a mouse button is held (a clerk dragging in the bank's
+// system) still calls: the press's state then carries the button, which
+// is no modifier of the grab, and the key was swallowed for nothing.
+func TestHotkeyWithButtonHeldUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	hk, err := desk.OpenHotkeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hk.Close()
+	var f8, f9 atomic.Int32
+	for k, n := range map[string]*atomic.Int32{"F8": &f8, "F9": &f9} {
+		if err := hk.Grab(desk.Key{Name: k}, func() { n.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xdotool(t, "mousemove", "100", "100", "mousedown", "1", "key", "F8", "mouseup", "1", "key", "F9")
+	eventually(t, "F9, pressed after", func() bool { return f9.Load() == 1 })
+	if n := f8.Load(); n != 1 {
+		t.Fatalf("F8 with the mouse button held fired %d times, want once", n)
+	}
+}

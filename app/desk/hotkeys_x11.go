@@ -38,6 +38,12 @@ type grabbed struct {
 // key is grabbed with and without each, and they are ignored on a press.
 var lockMasks = []uint16{0, xproto.ModMaskLock, xproto.ModMask2, xproto.ModMaskLock | xproto.ModMask2}
 
+// keyMods are the modifier keys of a press's state. The rest (mouse
+// buttons held, the keyboard layout group) is no part of a grab: the
+// server hands the press over with them, and they must not hide its key.
+const keyMods = xproto.ModMaskShift | xproto.ModMaskLock | xproto.ModMaskControl | xproto.ModMask1 |
+	xproto.ModMask2 | xproto.ModMask3 | xproto.ModMask4 | xproto.ModMask5
+
 func openHotkeys() (Hotkeys, error) {
 	conn, err := xgb.NewConn()
 	if err != nil {
@@ -104,7 +110,7 @@ func (k *x11Keys) loop() {
 			// Autorepeat sends a release and a press at the same moment:
 			// holding a key calls one number, not ten.
 			repeat := k.released[e.Detail] == e.Time && e.Time != 0
-			fire := k.fire[grabbed{e.Detail, e.State &^ (xproto.ModMaskLock | xproto.ModMask2)}]
+			fire := k.fire[grabbed{e.Detail, e.State & keyMods &^ (xproto.ModMaskLock | xproto.ModMask2)}]
 			k.mu.Unlock()
 			if fire != nil && !repeat {
 				fire()
