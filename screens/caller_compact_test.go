@@ -118,3 +118,28 @@ func TestCompactCallerGolden(t *testing.T) {
 	}
 	assertGolden(t, "caller_compact.xml", w)
 }
+
+// A sentence for the clerk (a hotkey taken, at the start of a day on the
+// strip) is cut to the width the strip has left, in characters of either
+// language: the strip stays within its size, a number called.
+func TestCompactStripFitsASentence(t *testing.T) {
+	c, _, ticket := compactCaller(t)
+	tap(c.compact.enter)
+	tap(c.compact.buttons[0])
+	storeSays(t, c, ticket, 1, model.Called)
+	for _, msg := range []string{
+		Text("hotkey.taken", "Key", "ctrl+alt+K"),
+		"The hotkey ctrl+alt+K is already taken by the system or another program: choose another key",
+	} {
+		var min fyne.Size
+		var status string
+		WithUI(func() {
+			c.msg.SetText(msg)
+			c.refresh()
+			min, status = c.compact.strip.MinSize(), c.compact.status.Text
+		})
+		if min.Width > CompactSize.Width || !strings.HasPrefix(msg, strings.TrimSuffix(status, "…")) || status == "…" {
+			t.Errorf("the strip shows %q of %q and needs %v, want within %v", status, msg, min, CompactSize)
+		}
+	}
+}
