@@ -111,8 +111,14 @@ func (c *Caller) SetCompact(on bool) {
 	if on {
 		k.full = c.w.Canvas().Size()
 		c.w.SetContent(k.strip)
+		// Fixed: the window system answers resizes late, and a window that
+		// may be any size grows back to one it was asked for before (the
+		// full caller's, or the strip's with a menu bar) when the strip's
+		// first frame is drawn. A strip has one size anyway.
+		c.w.SetFixedSize(true)
 		c.w.Resize(CompactSize)
 	} else {
+		c.w.SetFixedSize(false)
 		c.w.SetContent(c.content)
 		if k.full.Width > 0 {
 			c.w.Resize(k.full)

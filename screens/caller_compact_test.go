@@ -57,7 +57,7 @@ func TestCompactCallerButtons(t *testing.T) {
 	var onStrip bool
 	var enabled []string
 	WithUI(func() {
-		onStrip = c.w.Content() == c.compact.strip && c.Compact()
+		onStrip = c.w.Content() == c.compact.strip && c.Compact() && c.w.FixedSize()
 		enabled = compactEnabled(c)
 	})
 	if !onStrip || len(*changes) != 1 || !(*changes)[0] {
@@ -93,7 +93,7 @@ func TestCompactCallerButtons(t *testing.T) {
 
 	// Back to the full caller, which shows what the strip did.
 	tap(c.compact.back)
-	WithUI(func() { onStrip = c.w.Content() != c.content || c.Compact() })
+	WithUI(func() { onStrip = c.w.Content() != c.content || c.Compact() || c.w.FixedSize() })
 	if onStrip || len(*changes) != 2 || (*changes)[1] {
 		t.Fatalf("after the strip's back button: still compact %v, changes told %v", onStrip, *changes)
 	}
