@@ -284,3 +284,39 @@ func TestHotkeyWithButtonHeldUnderXvfb(t *testing.T) {
 		t.Fatalf("F8 with the mouse button held fired %d times, want once", n)
 	}
 }
+
+// A role restarted (the setup saved) ends its caller and starts the next
+// one at once: the new caller gets the keys the old one is letting go.
+func TestHotkeysAfterRestartUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	st := daotest.SQLite(t)
+	a := offscreen.Serialise(test.NewTempApp(t))
+	var mu sync.Mutex
+	var logs []string
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs = append(logs, fmt.Sprintf(format, args...))
+	}
+	stop := func() {}
+	for range 50 { // the old caller's goroutine loses the race now and then
+		ctx, cancel := context.WithCancel(context.Background())
+		w := a.NewWindow("caller")
+		var c *screens.Caller
+		offscreen.Do(func() { c = screens.NewCaller(ctx, w, st, 1, nil) })
+		defer c.Wait()
+		<-c.Loaded()
+		stop() // the caller before ends as this one starts
+		offscreen.Do(func() {
+			callerDesk(ctx, a.Preferences(), w, c, Config{Role: model.RoleCaller, Window: 1}, desk.OpenHotkeys, logf)
+		})
+		stop = cancel
+	}
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logs) > 0 {
+		t.Fatalf("a restarted caller said:\n%s", strings.Join(logs, "\n"))
+	}
+}
