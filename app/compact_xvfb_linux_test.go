@@ -320,3 +320,34 @@ func TestHotkeysAfterRestartUnderXvfb(t *testing.T) {
 		t.Fatalf("a restarted caller said:\n%s", strings.Join(logs, "\n"))
 	}
 }
+
+// A key held down calls one number, not one per autorepeat (Xvfb repeats
+// a held key some 20 times a second), with Caps Lock or Num Lock on too.
+func TestHotkeyHeldFiresOnceUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	hk, err := desk.OpenHotkeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hk.Close()
+	var f8, f9 atomic.Int32
+	for k, n := range map[string]*atomic.Int32{"F8": &f8, "F9": &f9} {
+		if err := hk.Grab(desk.Key{Name: k}, func() { n.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, lock := range []string{"", "Caps_Lock", "Num_Lock"} {
+		if lock != "" {
+			xdotool(t, "key", lock)
+		}
+		xdotool(t, "keydown", "F8", "sleep", "1", "keyup", "F8", "key", "F9")
+		eventually(t, "F9, pressed after", func() bool { return f9.Load() == int32(i+1) })
+		if n := f8.Load(); n != int32(i+1) {
+			t.Fatalf("F8 held for a second (lock %q) fired %d times in all, want %d", lock, n, i+1)
+		}
+		if lock != "" {
+			xdotool(t, "key", lock)
+		}
+	}
+}
