@@ -157,7 +157,9 @@ func (c *Caller) refreshCompact(name string, ws model.WindowState) {
 // now: a sentence in Chinese takes twice the width of as many letters.
 func (k *callerCompact) fitStatus(s string) string {
 	k.status.Text = ""
-	room := CompactSize.Width - (k.strip.MinSize().Width - k.title.MinSize().Width)
+	// A few words at least (eight Chinese characters), even where the strip
+	// is full already (in English, with a number called): it grows then.
+	room := max(CompactSize.Width-(k.strip.MinSize().Width-k.title.MinSize().Width), 8*k.status.TextSize)
 	fits := func(t string) bool { return fyne.MeasureText(t, k.status.TextSize, k.status.TextStyle).Width <= room }
 	if fits(s) {
 		return s
