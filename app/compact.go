@@ -16,6 +16,12 @@ import (
 // restart the role.
 const prefCompact = prefPrefix + "caller_compact"
 
+// heldKeys lets one caller at a time hold this PC's hotkeys. The caller of
+// a restarted role grabs the same keys while the one before lets them go
+// (when its context ends, on a goroutine of its own): without the wait it
+// found them taken, by itself.
+var heldKeys = make(chan struct{}, 1)
+
 // callerDesk is what the desktop offers a caller: the compact mode
 // remembered in p and kept above other programs, and the global hotkeys
 // of cfg. openKeys is the desktop's hotkeys (desk.OpenHotkeys); they are
@@ -42,13 +48,18 @@ func callerDesk(ctx context.Context, p fyne.Preferences, w fyne.Window, c *scree
 	if err != nil || len(keys) == 0 {
 		return // a bad setting never starts (Config.Validate); "off" grabs none
 	}
+	heldKeys <- struct{}{}
 	hk, err := openKeys()
 	if err != nil {
+		<-heldKeys
 		err = model.Errorf(model.EForbidden, "%s", screens.Text("hotkey.unsupported", "Why", err.Error()))
 		c.BindHotkeys(refused{err}, keys)
 		return
 	}
-	context.AfterFunc(ctx, func() { hk.Close() })
+	context.AfterFunc(ctx, func() {
+		hk.Close()
+		<-heldKeys
+	})
 	if err := c.BindHotkeys(desktopKeys{hk}, keys); err != nil {
 		logf("hotkeys: %v", err)
 	}

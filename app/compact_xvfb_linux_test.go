@@ -238,3 +238,116 @@ func TestCompactKeptAboveUnderXvfb(t *testing.T) {
 		t.Fatalf("let go, the window's state is still %q", s)
 	}
 }
+
+// A caller that ends lets its keys go before it says so: the next caller
+// on this PC (the setup saved, the role restarted) grabs them at once,
+// instead of finding them "taken by another program".
+func TestHotkeysFreeAfterCloseUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t) // a desktop has other clients: Xvfb resets when its last one leaves
+	for round := range 100 {
+		hk, err := desk.OpenHotkeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []desk.Key{{Name: "F8"}, {Mods: desk.ModCtrl | desk.ModAlt, Name: "K"}} {
+			if err := hk.Grab(k, func() {}); err != nil {
+				t.Fatalf("round %d: %s after the last caller closed: %v", round, k, err)
+			}
+		}
+		if err := hk.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// F8 pressed while a mouse button is held (a clerk dragging in the bank's
+// system) still calls: the press's state then carries the button, which
+// is no modifier of the grab, and the key was swallowed for nothing.
+func TestHotkeyWithButtonHeldUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	hk, err := desk.OpenHotkeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hk.Close()
+	var f8, f9 atomic.Int32
+	for k, n := range map[string]*atomic.Int32{"F8": &f8, "F9": &f9} {
+		if err := hk.Grab(desk.Key{Name: k}, func() { n.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xdotool(t, "mousemove", "100", "100", "mousedown", "1", "key", "F8", "mouseup", "1", "key", "F9")
+	eventually(t, "F9, pressed after", func() bool { return f9.Load() == 1 })
+	if n := f8.Load(); n != 1 {
+		t.Fatalf("F8 with the mouse button held fired %d times, want once", n)
+	}
+}
+
+// A role restarted (the setup saved) ends its caller and starts the next
+// one at once: the new caller gets the keys the old one is letting go.
+func TestHotkeysAfterRestartUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	st := daotest.SQLite(t)
+	a := offscreen.Serialise(test.NewTempApp(t))
+	var mu sync.Mutex
+	var logs []string
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs = append(logs, fmt.Sprintf(format, args...))
+	}
+	stop := func() {}
+	for range 50 { // the old caller's goroutine loses the race now and then
+		ctx, cancel := context.WithCancel(context.Background())
+		w := a.NewWindow("caller")
+		var c *screens.Caller
+		offscreen.Do(func() { c = screens.NewCaller(ctx, w, st, 1, nil) })
+		defer c.Wait()
+		<-c.Loaded()
+		stop() // the caller before ends as this one starts
+		offscreen.Do(func() {
+			callerDesk(ctx, a.Preferences(), w, c, Config{Role: model.RoleCaller, Window: 1}, desk.OpenHotkeys, logf)
+		})
+		stop = cancel
+	}
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logs) > 0 {
+		t.Fatalf("a restarted caller said:\n%s", strings.Join(logs, "\n"))
+	}
+}
+
+// A key held down calls one number, not one per autorepeat (Xvfb repeats
+// a held key some 20 times a second), with Caps Lock or Num Lock on too.
+func TestHotkeyHeldFiresOnceUnderXvfb(t *testing.T) {
+	xvfb(t)
+	newFocusedClient(t)
+	hk, err := desk.OpenHotkeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hk.Close()
+	var f8, f9 atomic.Int32
+	for k, n := range map[string]*atomic.Int32{"F8": &f8, "F9": &f9} {
+		if err := hk.Grab(desk.Key{Name: k}, func() { n.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, lock := range []string{"", "Caps_Lock", "Num_Lock"} {
+		if lock != "" {
+			xdotool(t, "key", lock)
+		}
+		xdotool(t, "keydown", "F8", "sleep", "1", "keyup", "F8", "key", "F9")
+		eventually(t, "F9, pressed after", func() bool { return f9.Load() == int32(i+1) })
+		if n := f8.Load(); n != int32(i+1) {
+			t.Fatalf("F8 held for a second (lock %q) fired %d times in all, want %d", lock, n, i+1)
+		}
+		if lock != "" {
+			xdotool(t, "key", lock)
+		}
+	}
+}

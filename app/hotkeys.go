@@ -44,9 +44,22 @@ func parseHotkeys(text string) (map[screens.CallerAction]string, error) {
 		if seen[k] {
 			return nil, model.Errorf(model.EInvalidInput, "%s", screens.Text("hotkey.err_twice", "Key", k))
 		}
+		if own, ok := windowKeys[k]; ok && own != string(a) {
+			return nil, model.Errorf(model.EInvalidInput, "%s", screens.Text("hotkey.err_own", "Key", k, "Own", own, "Action", a))
+		}
 		seen[k], out[a] = true, k.String()
 	}
 	return out, nil
+}
+
+// windowKeys are the caller window's own keys: grabbed for the whole
+// desktop they no longer reach the window, so one given to another action
+// would make the window's F2 (重呼 F2) call, or take the setup away from
+// the compact strip.
+var windowKeys = map[desk.Key]string{
+	{Name: "F1"}: string(screens.ActionCall), {Name: "F2"}: string(screens.ActionRecall), {Name: "F3"}: string(screens.ActionPass),
+	{Name: "F4"}: string(screens.ActionStart), {Name: "F5"}: string(screens.ActionFinish),
+	{Mods: desk.ModCtrl | desk.ModShift, Name: "S"}: "setup",
 }
 
 func isAction(a screens.CallerAction) bool {

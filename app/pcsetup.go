@@ -137,19 +137,17 @@ func (s prefsSetup) Load() screens.SetupValues {
 	return screens.SetupValues(c)
 }
 
-// Keep saves the form's values; the form does not show the hotkeys, so
-// the PC keeps its own. The image folder typed there must be a folder
-// now: a mistyped path would leave the hall's media area empty without a
-// word. (A saved setup is not held to it at start: a folder on a share
-// that is down at boot only leaves the pictures out.)
+// Keep saves the form's values, the hotkeys it carries among them (the
+// PC's own, or an imported file's). The image folder typed there must be
+// a folder now: a mistyped path would leave the hall's media area empty
+// without a word. (A saved setup is not held to it at start: a folder on
+// a share that is down at boot only leaves the pictures out.)
 func (s prefsSetup) Keep(v screens.SetupValues) error {
 	if v.Media != "" {
 		if fi, err := os.Stat(v.Media); err != nil || !fi.IsDir() {
 			return model.Errorf(model.EInvalidInput, "%s", screens.Text("setup.err_media", "Path", v.Media))
 		}
 	}
-	saved, _ := LoadConfig(s.p)
-	v.Hotkeys = saved.Hotkeys
 	return SaveConfig(s.p, Config(v))
 }
 

@@ -66,6 +66,47 @@ func TestSetupWindowExportsAndImports(t *testing.T) {
 	}
 }
 
+// The setup form does not show a caller's hotkeys, but it carries them:
+// saving the form starts the role with this PC's own keys (not the
+// defaults, which may be keys the bank's system uses), an exported file
+// holds them, and an imported file's keys are the ones saved.
+func TestSetupWindowKeepsHotkeys(t *testing.T) {
+	own := callerPC
+	own.Hotkeys = "off"
+	a := test.NewTempApp(t)
+	prefs := a.Preferences()
+	if err := SaveConfig(prefs, own); err != nil {
+		t.Fatal(err)
+	}
+	var started []Config
+	s := screens.NewSetup(a.NewWindow("setup"), prefsSetup{prefs}, func(v screens.SetupValues) { started = append(started, Config(v)) }, nil)
+	test.Tap(findButton(t, s.Content(), "保存并启动", "Save and start", "setup.save"))
+	if len(started) != 1 || started[0].Hotkeys != "off" {
+		t.Fatalf("saving the form started %+v, want the PC's hotkeys %q", started, own.Hotkeys)
+	}
+	var file bytes.Buffer
+	if err := s.ExportTo(&file); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := DecodePCSettings(file.Bytes()); err != nil || c.Hotkeys != "off" {
+		t.Fatalf("exported %+v, %v; want the hotkeys %q", c, err, own.Hotkeys)
+	}
+
+	a2 := test.NewTempApp(t)
+	prefs2 := a2.Preferences()
+	if err := SaveConfig(prefs2, callerPC); err != nil {
+		t.Fatal(err)
+	}
+	s2 := screens.NewSetup(a2.NewWindow("setup"), prefsSetup{prefs2}, func(v screens.SetupValues) { started = append(started, Config(v)) }, nil)
+	if err := s2.ImportFrom(&file); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(findButton(t, s2.Content(), "保存并启动", "Save and start", "setup.save"))
+	if c, _ := LoadConfig(prefs2); c != own || len(started) != 2 || started[1] != own {
+		t.Fatalf("after importing a PC with hotkeys %q: saved %+v, started %+v", own.Hotkeys, c, started)
+	}
+}
+
 // findButton finds the button labelled with one of texts in o's tree.
 func findButton(t *testing.T, o fyne.CanvasObject, texts ...string) *widget.Button {
 	t.Helper()

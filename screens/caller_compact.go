@@ -111,8 +111,14 @@ func (c *Caller) SetCompact(on bool) {
 	if on {
 		k.full = c.w.Canvas().Size()
 		c.w.SetContent(k.strip)
+		// Fixed: the window system answers resizes late, and a window that
+		// may be any size grows back to one it was asked for before (the
+		// full caller's, or the strip's with a menu bar) when the strip's
+		// first frame is drawn. A strip has one size anyway.
+		c.w.SetFixedSize(true)
 		c.w.Resize(CompactSize)
 	} else {
+		c.w.SetFixedSize(false)
 		c.w.SetContent(c.content)
 		if k.full.Width > 0 {
 			c.w.Resize(k.full)
@@ -130,27 +136,39 @@ func (c *Caller) refreshCompact(name string, ws model.WindowState) {
 	k := c.compact
 	k.title.Text = name
 	k.title.Refresh()
+	setText(k.number, c.number.Text)
 	status, col := windowStatusText(ws.Status), theme.Color(theme.ColorNameForeground)
 	switch {
 	case c.msg.Text != "":
-		status, col = clip(c.msg.Text, 24), theme.Color(theme.ColorNameError) // the strip has one short line
+		status, col = k.fitStatus(c.msg.Text), theme.Color(theme.ColorNameError) // the strip has one short line
 	case c.cur != nil:
 		status = statusText(c.cur.Status)
 	}
 	k.status.Text, k.status.Color = status, col
 	k.status.Refresh()
-	setText(k.number, c.number.Text)
 	for i, a := range CallerActions {
 		full, _ := c.mainAction(a)
 		enable(k.buttons[i], !full.Disabled())
 	}
 }
 
-// clip shortens s to n characters with an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+// fitStatus cuts s, with an ellipsis, to the width the strip has left
+// for its status line beside its title, number and buttons as they are
+// now: a sentence in Chinese takes twice the width of as many letters.
+func (k *callerCompact) fitStatus(s string) string {
+	k.status.Text = ""
+	// A few words at least (eight Chinese characters), even where the strip
+	// is full already (in English, with a number called): it grows then.
+	room := max(CompactSize.Width-(k.strip.MinSize().Width-k.title.MinSize().Width), 8*k.status.TextSize)
+	fits := func(t string) bool { return fyne.MeasureText(t, k.status.TextSize, k.status.TextStyle).Width <= room }
+	if fits(s) {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	r := []rune(s)
+	for n := len(r) - 1; n > 0; n-- {
+		if t := string(r[:n]) + "…"; fits(t) {
+			return t
+		}
+	}
+	return "…"
 }

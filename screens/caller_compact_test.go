@@ -57,7 +57,7 @@ func TestCompactCallerButtons(t *testing.T) {
 	var onStrip bool
 	var enabled []string
 	WithUI(func() {
-		onStrip = c.w.Content() == c.compact.strip && c.Compact()
+		onStrip = c.w.Content() == c.compact.strip && c.Compact() && c.w.FixedSize()
 		enabled = compactEnabled(c)
 	})
 	if !onStrip || len(*changes) != 1 || !(*changes)[0] {
@@ -93,7 +93,7 @@ func TestCompactCallerButtons(t *testing.T) {
 
 	// Back to the full caller, which shows what the strip did.
 	tap(c.compact.back)
-	WithUI(func() { onStrip = c.w.Content() != c.content || c.Compact() })
+	WithUI(func() { onStrip = c.w.Content() != c.content || c.Compact() || c.w.FixedSize() })
 	if onStrip || len(*changes) != 2 || (*changes)[1] {
 		t.Fatalf("after the strip's back button: still compact %v, changes told %v", onStrip, *changes)
 	}
@@ -117,4 +117,29 @@ func TestCompactCallerGolden(t *testing.T) {
 		t.Fatalf("the strip needs %v and the window is %v, want both within %v", min, size, CompactSize)
 	}
 	assertGolden(t, "caller_compact.xml", w)
+}
+
+// A sentence for the clerk (a hotkey taken, at the start of a day on the
+// strip) is cut to the width the strip has left, in characters of either
+// language: the strip stays within its size, a number called.
+func TestCompactStripFitsASentence(t *testing.T) {
+	c, _, ticket := compactCaller(t)
+	tap(c.compact.enter)
+	tap(c.compact.buttons[0])
+	storeSays(t, c, ticket, 1, model.Called)
+	for _, msg := range []string{
+		Text("hotkey.taken", "Key", "ctrl+alt+K"),
+		"The hotkey ctrl+alt+K is already taken by the system or another program: choose another key",
+	} {
+		var min fyne.Size
+		var status string
+		WithUI(func() {
+			c.msg.SetText(msg)
+			c.refresh()
+			min, status = c.compact.strip.MinSize(), c.compact.status.Text
+		})
+		if min.Width > CompactSize.Width || !strings.HasPrefix(msg, strings.TrimSuffix(status, "…")) || status == "…" {
+			t.Errorf("the strip shows %q of %q and needs %v, want within %v", status, msg, min, CompactSize)
+		}
+	}
 }

@@ -99,7 +99,9 @@ func TestCallerPassUndoPass(t *testing.T) {
 	})
 	expectButtons(t, c, "call", "pause")
 
-	tap(passedRow(c, "A001"))
+	var undo *widget.Button
+	WithUI(func() { undo = passedRow(c, "A001") }) // the live updates rebuild the rows
+	tap(undo)
 	waitFor(t, "A001 called back", showing(c, "A001", model.Called))
 	expectButtons(t, c, "call", "recall", "pass", "start", "transfer", "cancel", "pause")
 	tk := first()
@@ -140,7 +142,9 @@ func TestCallerCallsAgainWhileCalled(t *testing.T) {
 	}
 	tap(c.finish)
 	waitFor(t, "window idle", showing(c, "—", 0))
-	tap(passedRow(c, "A001"))
+	var undo *widget.Button
+	WithUI(func() { undo = passedRow(c, "A001") }) // the live updates rebuild the rows
+	tap(undo)
 	waitFor(t, "A001 called back", showing(c, "A001", model.Called))
 	tap(c.call)
 	waitFor(t, "queue empty", func() bool { return !c.busy && c.msg.Text != "" })

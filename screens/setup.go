@@ -37,6 +37,9 @@ type Setup struct {
 	printerRow    *fyne.Container
 	hallRows      *fyne.Container
 	content       fyne.CanvasObject
+	// hotkeys has no field: the form carries what it was filled with
+	// (the saved setup, an imported file) to what it saves and starts.
+	hotkeys string
 }
 
 // label maps between stored values and what the form shows.
@@ -184,6 +187,7 @@ func (s *Setup) fill(cfg SetupValues) {
 	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
 	s.layout.SetSelected(textOf(layoutLabels(), string(cfg.HallLayout)))
 	s.media.SetText(cfg.Media)
+	s.hotkeys = cfg.Hotkeys
 }
 
 // arrange shows only the fields the chosen role and mode need.
@@ -224,6 +228,7 @@ func (s *Setup) Values() SetupValues {
 		LED:             strings.TrimSpace(s.led.Text),
 		HallLayout:      s.hallLayout(),
 		Media:           s.hallMedia(),
+		Hotkeys:         s.hotkeys,
 	}
 }
 

@@ -38,6 +38,12 @@ type grabbed struct {
 // key is grabbed with and without each, and they are ignored on a press.
 var lockMasks = []uint16{0, xproto.ModMaskLock, xproto.ModMask2, xproto.ModMaskLock | xproto.ModMask2}
 
+// keyMods are the modifier keys of a press's state. The rest (mouse
+// buttons held, the keyboard layout group) is no part of a grab: the
+// server hands the press over with them, and they must not hide its key.
+const keyMods = xproto.ModMaskShift | xproto.ModMaskLock | xproto.ModMaskControl | xproto.ModMask1 |
+	xproto.ModMask2 | xproto.ModMask3 | xproto.ModMask4 | xproto.ModMask5
+
 func openHotkeys() (Hotkeys, error) {
 	conn, err := xgb.NewConn()
 	if err != nil {
@@ -75,9 +81,16 @@ func (k *x11Keys) Grab(key Key, fire func()) error {
 	return nil
 }
 
-// Close ends the connection, which lets the server drop its grabs.
+// Close lets every key go and ends the connection. Ending it alone would
+// leave the server to drop the grabs whenever it gets to it: the next
+// caller on this PC (a restarted role) could find its keys still held.
+// The checked ungrab returns once the server has released them.
 func (k *x11Keys) Close() error {
+	err := xproto.UngrabKeyChecked(k.conn, xproto.GrabAny, k.root, xproto.ModMaskAny).Check()
 	k.conn.Close()
+	if err != nil {
+		return fmt.Errorf("let the hotkeys go: %w", err)
+	}
 	return nil
 }
 
@@ -97,7 +110,7 @@ func (k *x11Keys) loop() {
 			// Autorepeat sends a release and a press at the same moment:
 			// holding a key calls one number, not ten.
 			repeat := k.released[e.Detail] == e.Time && e.Time != 0
-			fire := k.fire[grabbed{e.Detail, e.State &^ (xproto.ModMaskLock | xproto.ModMask2)}]
+			fire := k.fire[grabbed{e.Detail, e.State & keyMods &^ (xproto.ModMaskLock | xproto.ModMask2)}]
 			k.mu.Unlock()
 			if fire != nil && !repeat {
 				fire()
