@@ -78,7 +78,8 @@ func keyProblem(err error) error {
 		return err
 	}
 	key := map[desk.Problem]string{desk.ProblemEmpty: "hotkey.err_empty", desk.ProblemUnknownKey: "hotkey.err_key",
-		desk.ProblemUnknownMod: "hotkey.err_mod", desk.ProblemNeedsCtrlAlt: "hotkey.err_ctrlalt"}[ke.Problem]
+		desk.ProblemUnknownMod: "hotkey.err_mod", desk.ProblemNeedsCtrlAlt: "hotkey.err_ctrlalt",
+		desk.ProblemSystemKey: "hotkey.err_system"}[ke.Problem]
 	return model.Errorf(model.EInvalidInput, "%s", screens.Text(key, "Text", strings.TrimSpace(ke.Text)))
 }
 

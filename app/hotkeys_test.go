@@ -36,11 +36,13 @@ func TestHotkeySetting(t *testing.T) {
 		{"call=F8,call=F9", `The hotkey action "call" is given twice`},
 		{"call=F8,pass=f8", "The hotkey F8 is given to two actions"},
 		{"call=F2", "The hotkey F2 is the caller window's own key for recall: it cannot be given to call"},
-		{"pass=control+shift+s", "The hotkey ctrl+shift+S is the caller window's own key for setup: it cannot be given to pass"},
+		{"pass=control+shift+s", `A letter or digit hotkey ("control+shift+s") needs both ctrl and alt: alone it fires while typing, and with only one it takes a shortcut of the program in front (ctrl+C copies)`},
 		{"call=", `The hotkey "" names no key`},
 		{"call=F25", `The key of hotkey "F25" must be F1 to F24, a letter or a digit`},
 		{"call=hyper+F2", `The modifiers of hotkey "hyper+F2" can only be ctrl, alt, shift or super`},
-		{"call=shift+K", `A letter or digit hotkey ("shift+K") needs ctrl or alt, or it fires while typing`},
+		{"call=shift+K", `A letter or digit hotkey ("shift+K") needs both ctrl and alt: alone it fires while typing, and with only one it takes a shortcut of the program in front (ctrl+C copies)`},
+		{"recall=ctrl+C", `A letter or digit hotkey ("ctrl+C") needs both ctrl and alt: alone it fires while typing, and with only one it takes a shortcut of the program in front (ctrl+C copies)`},
+		{"finish=alt+F4", `The hotkey "alt+F4" is alt+F4, which closes the program in front`},
 	}
 	for _, b := range bad {
 		_, err := parseHotkeys(b.text)

@@ -68,10 +68,15 @@ func (k Key) fkey() int {
 type Problem int
 
 const (
-	ProblemEmpty        Problem = iota + 1 // nothing given
-	ProblemUnknownKey                      // not F1..F24, a letter or a digit
-	ProblemUnknownMod                      // a modifier other than ctrl, alt, shift, super
-	ProblemNeedsCtrlAlt                    // a letter or digit alone would fire while typing
+	ProblemEmpty      Problem = iota + 1 // nothing given
+	ProblemUnknownKey                    // not F1..F24, a letter or a digit
+	ProblemUnknownMod                    // a modifier other than ctrl, alt, shift, super
+	// ProblemNeedsCtrlAlt: a letter or digit needs both ctrl and alt.
+	// Alone it fires while typing; with one of them it is a shortcut of
+	// the program in front (ctrl+C copies, alt+F opens its menu), which
+	// the bank's own system on the clerk's PC would lose.
+	ProblemNeedsCtrlAlt
+	ProblemSystemKey // alt+F4 closes the program in front
 )
 
 // KeyError says which text is not a hotkey, and why.
@@ -85,7 +90,8 @@ func (e *KeyError) Error() string {
 		ProblemEmpty:        "no key given",
 		ProblemUnknownKey:   "the key is not F1..F24, a letter or a digit",
 		ProblemUnknownMod:   "a modifier is not ctrl, alt, shift or super",
-		ProblemNeedsCtrlAlt: "a letter or digit needs ctrl or alt, or it fires while typing",
+		ProblemNeedsCtrlAlt: "a letter or digit needs both ctrl and alt, or it takes a key of the program in front",
+		ProblemSystemKey:    "alt+F4 closes the program in front",
 	}[e.Problem]
 	return fmt.Sprintf("hotkey %q: %s", e.Text, why)
 }
@@ -110,8 +116,11 @@ func ParseKey(text string) (Key, error) {
 	switch {
 	case k.fkey() > 0:
 		k.Name = "F" + strconv.Itoa(k.fkey()) // "F08" is F8
+		if k.Name == "F4" && k.Mods&ModAlt != 0 {
+			return bad(ProblemSystemKey)
+		}
 	case len(name) == 1 && (name[0] >= 'A' && name[0] <= 'Z' || name[0] >= '0' && name[0] <= '9'):
-		if k.Mods&(ModCtrl|ModAlt) == 0 {
+		if k.Mods&(ModCtrl|ModAlt) != ModCtrl|ModAlt {
 			return bad(ProblemNeedsCtrlAlt)
 		}
 	default:
