@@ -97,3 +97,21 @@ func enable(b *widget.Button, on bool) {
 		b.Disable()
 	}
 }
+
+// every runs f on the UI goroutine each d until ctx ends, then last (if
+// not nil) once: the clocks and the redraws between events.
+func every(ctx context.Context, d time.Duration, f, last func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if last != nil {
+				onUI(last)
+			}
+			return
+		case <-t.C:
+			onUI(f)
+		}
+	}
+}

@@ -146,15 +146,4 @@ func (c *Counter) showClock() {
 }
 
 // tick keeps the clock on server time.
-func (c *Counter) tick(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			onUI(c.showClock)
-		}
-	}
-}
+func (c *Counter) tick(ctx context.Context) { every(ctx, time.Second, c.showClock, nil) }

@@ -251,17 +251,7 @@ func (h *Hall) showClock() {
 
 // tick keeps the clock running on server time.
 func (h *Hall) tick(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			onUI(func() { h.notice.stop() }) // the notice of the build on screen
-			return
-		case <-t.C:
-			onUI(h.showClock)
-		}
-	}
+	every(ctx, time.Second, h.showClock, func() { h.notice.stop() }) // the notice of the build on screen
 }
 
 // announce speaks the calls one after another, off the UI goroutine.

@@ -260,21 +260,11 @@ func (k *Kiosk) showClock() {
 // tick keeps the clock and the business hours current, and takes a
 // shown number away after ShowFor.
 func (k *Kiosk) tick(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			onUI(k.notice.stop)
-			return
-		case <-t.C:
-			onUI(func() {
-				k.showClock()
-				if !k.hideAt.IsZero() && time.Now().After(k.hideAt) {
-					k.hideTicket()
-				}
-				k.refresh()
-			})
+	every(ctx, time.Second, func() {
+		k.showClock()
+		if !k.hideAt.IsZero() && time.Now().After(k.hideAt) {
+			k.hideTicket()
 		}
-	}
+		k.refresh()
+	}, func() { k.notice.stop() })
 }

@@ -190,15 +190,4 @@ func dashTexts(f model.DayFigures) map[string]string {
 }
 
 // tick keeps the waits and the chart moving between events.
-func (d *dashboard) tick(ctx context.Context) {
-	t := time.NewTicker(15 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			onUI(d.render)
-		}
-	}
-}
+func (d *dashboard) tick(ctx context.Context) { every(ctx, 15*time.Second, d.render, nil) }
