@@ -46,6 +46,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Services, err = s.serviceCounts(r, cal, snap.Now); err != nil {
 		return snap, err
 	}
+	r.date = snap.BusinessDate // the windows' clerks are today's
 	if snap.Windows, err = s.windowStates(r); err != nil {
 		return snap, err
 	}
