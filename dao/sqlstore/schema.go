@@ -157,7 +157,7 @@ type eventRow struct {
 	ToStatus   int       `gorm:"not null"`
 	Actor      string    `gorm:"size:60;not null"`
 	StaffID    *int64    `gorm:"index:ix_event_staff"` // the acting window's clerk; added later, NULL on old rows
-	Detail     string    `gorm:"size:4000;not null"` // JSON: the ticket or window after the change
+	Detail     string    `gorm:"size:4000;not null"`   // JSON: the ticket or window after the change
 }
 
 func (eventRow) TableName() string { return "queue_event" }

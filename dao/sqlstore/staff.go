@@ -177,4 +177,3 @@ func splitCodes(s string) []string {
 	}
 	return strings.Split(s, ",")
 }
-
