@@ -15,6 +15,12 @@ import (
 // password is hashed with bcrypt before it comes near the database and
 // never logged; a wrong one costs the same time as a right one.
 
+var (
+	_ model.StaffAdmin = (*GormStore)(nil)
+	_ model.StaffDesk  = (*GormStore)(nil)
+	_ model.StaffFacts = (*GormStore)(nil)
+)
+
 const bcryptCost = bcrypt.DefaultCost
 
 func hashPassword(p string) (string, error) {

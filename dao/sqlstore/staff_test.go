@@ -270,3 +270,37 @@ func TestStaffBadInput(t *testing.T) {
 		t.Fatalf("stored password column %q", hashes)
 	}
 }
+
+// The clerk's own page counts the day's tickets they finished and passed,
+// and none of another clerk's.
+func TestStaffToday(t *testing.T) {
+	s := daotest.SQLite(t)
+	addStaff(t, s, "7007", "钱鑫")
+	addStaff(t, s, "7008", "孙悦")
+	_, err := s.StaffToday(bg, 1)
+	wantCode(t, err, model.ENotFound)
+	_, err = s.SignIn(bg, 1, "7007", staffPass)
+	okAny(t, err)
+	_, err = s.SignIn(bg, 2, "7008", staffPass)
+	okAny(t, err)
+	for range 4 {
+		take(t, s, "A", 0)
+	}
+	for _, w := range []int{1, 1, 2} {
+		tk := ok(t)(s.CallNext(bg, w, ""))
+		ok(t)(s.StartServing(bg, tk.ID, w))
+		s.ShiftClock(2 * time.Minute)
+		ok(t)(s.Finish(bg, tk.ID, w))
+	}
+	tk := ok(t)(s.CallNext(bg, 1, ""))
+	ok(t)(s.Pass(bg, tk.ID, 1))
+	f, err := s.StaffToday(bg, 1)
+	okAny(t, err)
+	if f.Staff.Number != "7007" || f.Served != 2 || f.Passed != 1 || f.AvgRating != nil ||
+		f.AvgService < 2*time.Minute || f.AvgService > 3*time.Minute {
+		t.Fatalf("window 1 figures %+v", f)
+	}
+	if f, _ := s.StaffToday(bg, 2); f.Served != 1 || f.Passed != 0 {
+		t.Fatalf("window 2 figures %+v", f)
+	}
+}
