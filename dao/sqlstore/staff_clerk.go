@@ -101,7 +101,7 @@ func (t *txn) clerkServiceIDs(window int, ids []int64) ([]int64, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, model.Errorf(model.EForbidden, "%s 不办理 %d 号窗口的这些业务 (the signed-in clerk may not handle these services)", st.Name, window)
+		return nil, model.Errorf(model.EWindowNotServing, "%s 不办理 %d 号窗口的这些业务 (the signed-in clerk may not handle these services)", st.Name, window)
 	}
 	return out, nil
 }

@@ -17,7 +17,7 @@ import (
 // several PCs at once all count, and the lock's end is the database
 // clock's.
 
-var errBadSignIn = model.Errorf(model.EUnauthorized, "工号或密码错误 (wrong staff number or password)")
+var errBadSignIn = model.Errorf(model.EWrongPassword, "工号或密码错误 (wrong staff number or password)")
 
 // dummyHash is compared against for an unknown number, so it costs the
 // time a known one does and a guesser cannot tell them apart.
@@ -47,7 +47,7 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 			return err
 		}
 		if !cur.Enabled {
-			return model.Errorf(model.EForbidden, "工号 %s 已停用 (account disabled)", number)
+			return model.Errorf(model.EStaffDisabled, "工号 %s 已停用 (account disabled)", number)
 		}
 		if locked(cur, t.now) {
 			return errLocked(cur, t.now)
@@ -90,7 +90,7 @@ func locked(r staffRow, now time.Time) bool {
 
 func errLocked(r staffRow, now time.Time) error {
 	min := int(r.LockedUntil.Sub(now)/time.Minute) + 1
-	return model.Errorf(model.ERateLimited, "密码错误次数过多，工号已锁定，请 %d 分钟后再试 (too many wrong passwords: locked, try again in %d min)", min, min)
+	return model.Errorf(model.EStaffLocked, "密码错误次数过多，工号已锁定，请 %d 分钟后再试 (too many wrong passwords: locked, try again in %d min)", min, min)
 }
 
 // countWrongPassword adds one wrong try in SQL, not from the row read, so

@@ -134,23 +134,23 @@ func TestStaffLockout(t *testing.T) {
 		addStaff(t, s, "2002", "王强")
 		for range model.StaffLockAfter - 1 {
 			_, err := s.SignIn(bg, 1, "2002", "wrong-pass")
-			wantCode(t, err, model.EUnauthorized)
+			wantCode(t, err, model.EWrongPassword)
 		}
 		_, err := s.SignIn(bg, 1, "2002", staffPass)
 		okAny(t, err) // four wrong, then right: not locked, count restarts
 		for i := range model.StaffLockAfter {
 			_, err := s.SignIn(bg, 1, "2002", "wrong-pass")
-			want := model.EUnauthorized
+			want := model.EWrongPassword
 			if i == model.StaffLockAfter-1 {
-				want = model.ERateLimited
+				want = model.EStaffLocked
 			}
 			wantCode(t, err, want)
 		}
 		_, err = s.SignIn(bg, 1, "2002", staffPass)
-		wantCode(t, err, model.ERateLimited) // the right password waits too
+		wantCode(t, err, model.EStaffLocked) // the right password waits too
 		s.ShiftClock(model.StaffLockFor - time.Minute)
 		_, err = s.SignIn(bg, 1, "2002", staffPass)
-		wantCode(t, err, model.ERateLimited)
+		wantCode(t, err, model.EStaffLocked)
 		s.ShiftClock(time.Minute)
 		_, err = s.SignIn(bg, 1, "2002", staffPass)
 		okAny(t, err)
@@ -162,7 +162,7 @@ func TestStaffLockout(t *testing.T) {
 		_, err = s.SignIn(bg, 1, "2002", "new-pass-1")
 		okAny(t, err)
 		_, err = s.SignIn(bg, 1, "2002", staffPass)
-		wantCode(t, err, model.EUnauthorized)
+		wantCode(t, err, model.EWrongPassword)
 	})
 }
 
@@ -183,12 +183,12 @@ func TestStaffLockoutConcurrent(t *testing.T) {
 		wg.Wait()
 		close(errs)
 		for err := range errs {
-			wantCode(t, err, model.EUnauthorized)
+			wantCode(t, err, model.EWrongPassword)
 		}
 		_, err := stores[1].SignIn(bg, 2, "3003", "wrong-pass")
-		wantCode(t, err, model.ERateLimited)
+		wantCode(t, err, model.EStaffLocked)
 		_, err = stores[0].SignIn(bg, 1, "3003", staffPass)
-		wantCode(t, err, model.ERateLimited)
+		wantCode(t, err, model.EStaffLocked)
 	})
 }
 
@@ -204,13 +204,13 @@ func TestStaffDisabled(t *testing.T) {
 			t.Fatalf("disabled %+v, window 1 clerk %+v", st, clerkAt(t, s, 1))
 		}
 		_, err = s.SignIn(bg, 1, "4004", staffPass)
-		wantCode(t, err, model.EForbidden)
+		wantCode(t, err, model.EStaffDisabled)
 		_, err = s.SetStaffEnabled(bg, "4004", true)
 		okAny(t, err)
 		_, err = s.SignIn(bg, 1, "4004", staffPass)
 		okAny(t, err)
 		_, err = s.SignIn(bg, 1, "9999", staffPass)
-		wantCode(t, err, model.EUnauthorized) // unknown numbers say no more than wrong passwords
+		wantCode(t, err, model.EWrongPassword) // unknown numbers say no more than wrong passwords
 	})
 }
 
@@ -232,7 +232,7 @@ func TestStaffServicesNarrowCalls(t *testing.T) {
 		_, err = s.SignIn(bg, 1, "5006", staffPass)
 		okAny(t, err)
 		_, err = s.CallNext(bg, 1, "")
-		wantCode(t, err, model.EForbidden)
+		wantCode(t, err, model.EWindowNotServing)
 	})
 }
 
