@@ -193,7 +193,10 @@ type Snapshot struct {
 	// HallLayout is the branch's hall_layout setting, so a hall follows a
 	// change of it like one of the notice.
 	HallLayout HallLayout `json:"hall_layout,omitempty"`
-	Faults     []Device   `json:"faults"` // devices failing now, by PC
+	// ShowStaff is the branch's show_staff setting: the hall's rows name
+	// the clerk at each window.
+	ShowStaff bool     `json:"show_staff,omitempty"`
+	Faults    []Device `json:"faults"` // devices failing now, by PC
 	// Alerts are those the manager still sees (Alert.Live), newest first.
 	Alerts []Alert `json:"alerts"`
 }
