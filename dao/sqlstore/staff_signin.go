@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -20,8 +21,12 @@ import (
 var errBadSignIn = model.Errorf(model.EWrongPassword, "工号或密码错误 (wrong staff number or password)")
 
 // dummyHash is compared against for an unknown number, so it costs the
-// time a known one does and a guesser cannot tell them apart.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such staff"), bcryptCost)
+// time a known one does and a guesser cannot tell them apart. Made on
+// first use: every program start need not pay for a hash.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("no such staff"), bcryptCost)
+	return h
+})
 
 // SignIn signs the clerk in at the window and out of any other.
 func (s *GormStore) SignIn(ctx context.Context, window int, number, password string) (model.Window, error) {
@@ -32,7 +37,7 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 	r := s.read(ctx)
 	row, err := r.staffByNumber(number)
 	if model.IsCode(err, model.ENotFound) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return model.Window{}, errBadSignIn
 	}
 	if err != nil {
