@@ -2,7 +2,11 @@ package peer
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
+
+	"jiaohao/dao/daotest"
 
 	"jiaohao/model"
 )
@@ -12,7 +16,8 @@ import (
 // reaches the snapshot, a wrong password keeps its own code over the
 // wire, and bad input is refused before the store with nothing added.
 func TestClerksThroughThePeer(t *testing.T) {
-	e := newEnv(t, Options{})
+	var logs daotest.LogBuffer
+	e := newEnv(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ctx := context.Background()
 	mgr, caller := e.client(t, model.RoleManager), e.client(t, model.RoleCaller)
 	if _, err := mgr.AddStaff(ctx, model.Staff{Number: "8101", Name: "高远", Services: []string{"A"}}, "clerk-pass"); err != nil {
@@ -56,5 +61,9 @@ func TestClerksThroughThePeer(t *testing.T) {
 	}
 	if w, err := caller.SignOut(ctx, 1); err != nil || w.Clerk != nil {
 		t.Fatalf("sign-out %+v, %v", w.Clerk, err)
+	}
+	// The request log has the sign-ins but never a password.
+	if l := logs.String(); !strings.Contains(l, "/clerk") || strings.Contains(l, "clerk-pass") || strings.Contains(l, "wrong-pass") {
+		t.Fatalf("request log:\n%s", l)
 	}
 }
