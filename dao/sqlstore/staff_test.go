@@ -1,6 +1,7 @@
 package sqlstore_test
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -302,5 +303,43 @@ func TestStaffToday(t *testing.T) {
 	}
 	if f, _ := s.StaffToday(bg, 2); f.Served != 1 || f.Passed != 0 {
 		t.Fatalf("window 2 figures %+v", f)
+	}
+}
+
+// A timer's events name the clerk of the window that called the ticket,
+// and a manager acting for a window (window 0) names the event's own
+// window's clerk; the raw queue_event row carries the same staff_id.
+func TestStaffOnTimerAndManagerEvents(t *testing.T) {
+	s := daotest.SQLite(t)
+	st := addStaff(t, s, "7101", "冯雪")
+	settings(t, s, "call_timeout_s", "5", "recall_max", "0")
+	_, err := s.SignIn(bg, 1, "7101", staffPass)
+	okAny(t, err)
+	a := take(t, s, "A", 0)
+	b := take(t, s, "A", 0)
+	ok(t)(s.CallNext(bg, 1, ""))
+	v := lastVersion(t, s)
+	s.ShiftClock(10 * time.Second)
+	sweep(t, s)
+	ok(t)(s.CallNext(bg, 1, ""))
+	ok(t)(s.Cancel(bg, b.ID, 0)) // the manager cancels window 1's ticket
+	evs, err := s.EventsSince(bg, v, 10)
+	okAny(t, err)
+	var kinds []string
+	for _, e := range evs {
+		if e.TicketID == a.ID || e.TicketID == b.ID {
+			kinds = append(kinds, e.Kind)
+			if e.StaffID != st.ID {
+				t.Errorf("%s of %d names staff %d, want %d", e.Kind, e.TicketID, e.StaffID, st.ID)
+			}
+		}
+	}
+	if !slices.Contains(kinds, model.EvTimeout) || !slices.Contains(kinds, model.EvCancel) {
+		t.Fatalf("events %v: want a timeout and a cancel", kinds)
+	}
+	var raw []int64
+	okAny(t, s.DB().Raw("SELECT staff_id FROM queue_event WHERE kind = ? AND ticket_id = ?", model.EvTimeout, a.ID).Scan(&raw).Error)
+	if len(raw) != 1 || raw[0] != st.ID {
+		t.Fatalf("queue_event.staff_id %v", raw)
 	}
 }
