@@ -28,6 +28,9 @@ type staffPage struct {
 	content                fyne.CanvasObject
 }
 
+// staffKeys are the settings this page owns, left off the general page.
+var staffKeys = []string{"show_staff"}
+
 func newStaffPage(m *Manager) *staffPage {
 	p := &staffPage{m: m, rows: container.NewVBox(), msg: widget.NewLabel("")}
 	p.msg.Wrapping = fyne.TextWrapWord
