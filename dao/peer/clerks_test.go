@@ -49,6 +49,16 @@ func TestClerksThroughThePeer(t *testing.T) {
 	if err != nil || snap.Windows[0].Clerk == nil || snap.Windows[0].Clerk.Name != "高远" {
 		t.Fatalf("snapshot clerk %+v, %v", snap.Windows[0].Clerk, err)
 	}
+	if _, err := caller.TakeTicket(ctx, "A", 0, model.SourceWindow); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := caller.CallNext(ctx, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := caller.EventsSince(ctx, snap.Version, 10)
+	if err != nil || len(evs) != 2 || evs[1].Kind != model.EvCall || evs[1].StaffID != w.Clerk.ID || evs[0].StaffID != 0 {
+		t.Fatalf("events over the wire %+v, %v: the call names the clerk, the take nobody", evs, err)
+	}
 	f, err := caller.StaffToday(ctx, 1)
 	if err != nil || f.Staff.Number != "8101" || f.Served != 0 || f.AvgRating != nil {
 		t.Fatalf("today %+v, %v", f, err)
