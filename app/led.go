@@ -52,7 +52,7 @@ func (be *backend) runLED(ctx context.Context, addr, format string, cfg Config, 
 		return
 	}
 	defer led.Close()
-	board := &printing.LEDBoard{Display: led, Lines: a.Lines}
+	board := &printing.LEDBoard{Display: led, Lines: a.Lines, Staff: a.Staff}
 	if roleSpec(cfg.Role).Window {
 		board.Window = cfg.Window
 	}

@@ -23,7 +23,14 @@ const (
 	EOtherDay = "other_day"
 	// ELowContrast: colours whose text would be unreadable (CheckContrast).
 	ELowContrast = "low_contrast"
-	EInternal    = "internal"
+	// A clerk's sign-in (StaffDesk.SignIn): a wrong staff number or
+	// password, an account locked by wrong ones, a disabled account.
+	// Codes of their own, apart from EUnauthorized and EForbidden, which
+	// speak of the PC's token.
+	EWrongPassword = "wrong_password"
+	EStaffLocked   = "staff_locked"
+	EStaffDisabled = "staff_disabled"
+	EInternal      = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

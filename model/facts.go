@@ -55,3 +55,15 @@ type ReportFacts interface {
 	// event says it) and the window changes of the period, in order.
 	WindowChanges(ctx context.Context, windows []int, start, end time.Time) (initial map[int]WindowStatus, changes []WindowChange, err error)
 }
+
+// StaffFacts is the report's per-staff part, where the store keeps staff
+// accounts (the SQL adapter does); a report from a store without it has
+// no per-staff table.
+type StaffFacts interface {
+	StaffList(ctx context.Context) ([]Staff, error)
+	// StaffActs names, for the tickets issued in [start, end), the clerk
+	// of each one's finish event and of its last pass (a pass, or a
+	// timeout that passed it), by ticket id; tickets no clerk acted on
+	// are absent.
+	StaffActs(ctx context.Context, start, end time.Time) (finished, passed map[int64]int64, err error)
+}

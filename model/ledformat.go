@@ -22,10 +22,13 @@ type LEDFormat struct {
 	Prefix   []byte
 	Suffix   []byte
 	Lines    int // recent calls a hall bar shows; 1 by default
+	// Staff: a window's bar follows its call with the staff number and
+	// name of the clerk signed in there (staff=true); off by default.
+	Staff bool
 }
 
 // ledKeys are the parts of a format; anything else is a typo.
-var ledKeys = map[string]bool{"baud": true, "encoding": true, "prefix": true, "suffix": true, "lines": true}
+var ledKeys = map[string]bool{"baud": true, "encoding": true, "prefix": true, "suffix": true, "lines": true, "staff": true}
 
 // ParseLEDFormat reads a format query string; a wrong one is one sentence.
 func ParseLEDFormat(query string) (LEDFormat, error) {
@@ -66,7 +69,7 @@ func parseLEDValues(q url.Values) (LEDFormat, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return LEDFormat{}, Errorf(EInvalidInput, "条屏参数只能是 baud、encoding、prefix、suffix、lines，收到 %s", strings.Join(unknown, "、"))
+		return LEDFormat{}, Errorf(EInvalidInput, "条屏参数只能是 baud、encoding、prefix、suffix、lines、staff，收到 %s", strings.Join(unknown, "、"))
 	}
 	f := LEDFormat{Encoding: q.Get("encoding"), Lines: 1}
 	var err error
@@ -78,6 +81,11 @@ func parseLEDValues(q url.Values) (LEDFormat, error) {
 	if v := q.Get("lines"); v != "" {
 		if f.Lines, err = strconv.Atoi(v); err != nil || f.Lines < 1 || f.Lines > 10 {
 			return LEDFormat{}, Errorf(EInvalidInput, "条屏行数 lines 须在 1 到 10 之间，收到 %q", v)
+		}
+	}
+	if v := q.Get("staff"); v != "" {
+		if f.Staff, err = strconv.ParseBool(v); err != nil {
+			return LEDFormat{}, Errorf(EInvalidInput, "条屏参数 staff 须为 true 或 false，收到 %q", v)
 		}
 	}
 	if f.Prefix, err = ParseHex(q.Get("prefix")); err != nil {

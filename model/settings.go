@@ -49,6 +49,9 @@ var DefaultSettings = map[string]string{
 	// How the hall screens fill their display (HallLayout); a PC's setup
 	// may choose its own.
 	"hall_layout": string(HallList),
+	// Whether the hall screen's rows name the clerk at each window (the
+	// window screen always does).
+	"show_staff": "false",
 }
 
 // Settings is the typed view of the setting table.
@@ -73,6 +76,7 @@ type Settings struct {
 	HealthCheckOn  bool
 	HealthCheckDir string
 	HallLayout     HallLayout
+	ShowStaff      bool
 }
 
 type intRange struct{ min, max int }
@@ -125,7 +129,7 @@ func ValidateSetting(key, value string) error {
 		if err := CheckHealthDir(value); err != nil {
 			return err
 		}
-	case "vip_enabled", "voice_chime":
+	case "vip_enabled", "voice_chime", "show_staff":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
 		}
@@ -274,6 +278,7 @@ func ParseSettings(raw map[string]string) Settings {
 	s.HealthCheckAt, s.HealthCheckOn, _ = parseCheckTime(all["health_check_time"])
 	s.HealthCheckDir = all["health_check_dir"]
 	s.HallLayout, _ = ParseHallLayout(all["hall_layout"])
+	s.ShowStaff, _ = strconv.ParseBool(all["show_staff"])
 	return s
 }
 

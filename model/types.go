@@ -73,6 +73,8 @@ type Window struct {
 	Allowed      []string   `json:"allowed,omitempty"`
 	CurrentID    int64      `json:"current_id"` // 0: none
 	LastActionAt *time.Time `json:"last_action_at"`
+	// Clerk is who is signed in at the window today; nil: nobody.
+	Clerk *Clerk `json:"clerk,omitempty"`
 }
 
 // Serves reports whether the window serves the service code.
@@ -117,6 +119,8 @@ const (
 	EvAlertClear  = "alert_clear" // an alert's condition ended
 	EvAlertAck    = "alert_ack"   // the manager acknowledged an alert
 	EvPrinted     = "printed"     // the kiosk a ticket asked accepted its print (claimed it; the wire name predates the distinction)
+	EvSignIn      = "sign_in"     // a clerk signed in at a window
+	EvSignOut     = "sign_out"    // a clerk signed out (or was, by the manager disabling them)
 	EvHealth      = "health"      // a daily health check was recorded (Detail: its business date)
 )
 
@@ -132,11 +136,14 @@ type Event struct {
 	FromStatus Status    `json:"from_status,omitempty"`
 	ToStatus   Status    `json:"to_status,omitempty"`
 	Actor      string    `json:"actor,omitempty"`
-	Detail     string    `json:"detail,omitempty"`
-	Ticket     *Ticket   `json:"ticket,omitempty"`
-	WindowInfo *Window   `json:"window_info,omitempty"`
-	Device     *Device   `json:"device,omitempty"`
-	Alert      *Alert    `json:"alert,omitempty"` // the alert after the change
+	// StaffID is the clerk signed in at the event's window when it
+	// happened (0: none), beside the terminal in Actor.
+	StaffID    int64   `json:"staff_id,omitempty"`
+	Detail     string  `json:"detail,omitempty"`
+	Ticket     *Ticket `json:"ticket,omitempty"`
+	WindowInfo *Window `json:"window_info,omitempty"`
+	Device     *Device `json:"device,omitempty"`
+	Alert      *Alert  `json:"alert,omitempty"` // the alert after the change
 }
 
 // Devices a PC reports on.
@@ -186,7 +193,10 @@ type Snapshot struct {
 	// HallLayout is the branch's hall_layout setting, so a hall follows a
 	// change of it like one of the notice.
 	HallLayout HallLayout `json:"hall_layout,omitempty"`
-	Faults     []Device   `json:"faults"` // devices failing now, by PC
+	// ShowStaff is the branch's show_staff setting: the hall's rows name
+	// the clerk at each window.
+	ShowStaff bool     `json:"show_staff,omitempty"`
+	Faults    []Device `json:"faults"` // devices failing now, by PC
 	// Alerts are those the manager still sees (Alert.Live), newest first.
 	Alerts []Alert `json:"alerts"`
 }

@@ -126,3 +126,26 @@ func TestLEDBoards(t *testing.T) {
 		t.Errorf("window bar after its call timed out: %q, want blank", win3.text)
 	}
 }
+
+// A window's bar names the clerk signed in there only when its format
+// says staff=true; the hall's bar never does.
+func TestLEDBoardNamesTheClerk(t *testing.T) {
+	a, err := ParseLEDAddressOver("led+serial:///dev/ttyUSB1?staff=true", "encoding=gb2312")
+	if err != nil || !a.Staff {
+		t.Fatalf("staff=true: %+v, %v", a, err)
+	}
+	if _, err := ParseLEDAddress("led+serial://COM4?staff=maybe"); model.ErrorCode(err) != model.EInvalidInput {
+		t.Fatalf("staff=maybe: %v", err)
+	}
+	tk := model.Ticket{ID: 1, Number: "A001", Window: 3, Status: model.Called}
+	snap := model.Snapshot{RecentCalls: []model.Ticket{tk},
+		Windows: []model.WindowState{{Window: model.Window{Number: 3, Status: model.WindowOpen, Clerk: &model.Clerk{ID: 7, Number: "1001", Name: "李娜"}}}}}
+	change := model.Change{Reloaded: true, Snapshot: snap}
+	named, plain, hall := &lastShown{}, &lastShown{}, &lastShown{}
+	(&LEDBoard{Display: named, Window: 3, Staff: true}).Update(change)
+	(&LEDBoard{Display: plain, Window: 3}).Update(change)
+	(&LEDBoard{Display: hall, Staff: true}).Update(change)
+	if named.text != "请 A001 号到 3 号窗口 1001 李娜" || plain.text != "请 A001 号到 3 号窗口" || hall.text != "A001→3号窗口" {
+		t.Fatalf("bars: %q, %q, %q", named.text, plain.text, hall.text)
+	}
+}

@@ -17,6 +17,7 @@ import (
 type LEDAddress struct {
 	Config LEDConfig
 	Lines  int
+	Staff  bool // a window's bar names its clerk (model.LEDFormat.Staff)
 }
 
 // ParseLEDAddress reads an LED bar address on its own (built-in defaults
@@ -47,5 +48,5 @@ func ParseLEDAddressOver(addr, branch string) (LEDAddress, error) {
 		return bad(model.ErrorMessage(err))
 	}
 	return LEDAddress{Config: LEDConfig{Port: port, Baud: f.Baud, Encoding: f.Encoding, Prefix: f.Prefix, Suffix: f.Suffix},
-		Lines: f.Lines}, nil
+		Lines: f.Lines, Staff: f.Staff}, nil
 }

@@ -30,9 +30,12 @@ type LEDBoard struct {
 	Window   int    // 0: hall bar
 	Lines    int    // calls a hall bar shows; default 1
 	Template string // window bar; default "请 {number} 号到 {window} 号窗口"
-	shown    string
-	started  bool
-	last     int64 // a window bar: the ticket last called at its window
+	// Staff: a window's bar follows the call with the clerk signed in
+	// there, staff number and name (led_format staff=true).
+	Staff   bool
+	shown   string
+	started bool
+	last    int64 // a window bar: the ticket last called at its window
 }
 
 // Update shows the bar's text for one step of the followed state: when the
@@ -122,13 +125,28 @@ func (b *LEDBoard) text(s model.Snapshot) string {
 			tmpl = defaultLEDTemplate
 		}
 		t := calls[0]
-		return strings.NewReplacer("{number}", t.Number, "{window}", strconv.Itoa(t.Window)).Replace(tmpl)
+		text := strings.NewReplacer("{number}", t.Number, "{window}", strconv.Itoa(t.Window)).Replace(tmpl)
+		return text + b.clerk(s)
 	}
 	parts := make([]string, 0, len(calls))
 	for _, t := range calls {
 		parts = append(parts, fmt.Sprintf("%s→%d号窗口", t.Number, t.Window))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// clerk is " number name" of the clerk at a window bar's window when the
+// bar names them, else "".
+func (b *LEDBoard) clerk(s model.Snapshot) string {
+	if !b.Staff {
+		return ""
+	}
+	for _, w := range s.Windows {
+		if w.Number == b.Window && w.Clerk != nil {
+			return " " + w.Clerk.Number + " " + w.Clerk.Name
+		}
+	}
+	return ""
 }
 
 // RunLEDBoards keeps boards on the store's live state until ctx ends,

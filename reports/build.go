@@ -48,6 +48,9 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose, rules: settings.Alerts, rulesSet: true}
+	if in.staff, err = readStaffFacts(ctx, src, p); err != nil {
+		return Report{}, err
+	}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
@@ -84,6 +87,7 @@ type facts struct {
 	// built without settings (rulesSet false) use PassedWarnRatio.
 	rules    model.AlertRules
 	rulesSet bool
+	staff    staffFacts
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it
@@ -99,13 +103,15 @@ type tally struct {
 	windowTimes  map[int][]time.Duration
 	sources      map[string]int
 	estErrors    []time.Duration
+	st           staffTally
 }
 
 func newTally(in facts) *tally {
 	loc := in.period.From.Location()
 	t := &tally{in: in, loc: loc, r: Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)},
 		svc: newServiceTable(in.services), win: newWindowTable(in.windows),
-		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}, sources: map[string]int{}}
+		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}, sources: map[string]int{},
+		st: staffTally{times: map[int64][]time.Duration{}, passed: map[int64]int{}}}
 	t.r.WaitHistogram = make([]Bucket, len(waitBounds))
 	for i, b := range waitBounds {
 		t.r.WaitHistogram[i].From = b
@@ -136,8 +142,13 @@ func (t *tally) add(tk *model.TicketFact) {
 			t.estErrors = append(t.estErrors, (w - time.Duration(*tk.EstimateS)*time.Second).Abs())
 		}
 	}
-	if model.Status(tk.Status) == model.Done && tk.ServeStartedAt != nil && tk.FinishedAt != nil {
-		d := max(tk.FinishedAt.Sub(*tk.ServeStartedAt), 0)
+	done := model.Status(tk.Status) == model.Done && tk.ServeStartedAt != nil && tk.FinishedAt != nil
+	var d time.Duration
+	if done {
+		d = max(tk.FinishedAt.Sub(*tk.ServeStartedAt), 0)
+	}
+	t.addStaff(tk, d, done)
+	if done {
 		t.serviceTimes[tk.ServiceID] = append(t.serviceTimes[tk.ServiceID], d)
 		if tk.WindowNo != nil {
 			t.windowTimes[*tk.WindowNo] = append(t.windowTimes[*tk.WindowNo], d)
@@ -184,6 +195,7 @@ func (t *tally) report() Report {
 	r.Sources = sourceList(t.sources)
 	r.Services = t.svc.list()
 	r.Windows = t.win.list()
+	r.Staff = t.staffList()
 	sort.SliceStable(r.Stuck, func(i, j int) bool { return r.Stuck[i].IssuedAt.Before(r.Stuck[j].IssuedAt) })
 	return r
 }

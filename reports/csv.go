@@ -39,6 +39,10 @@ func CSV(r Report) ([]byte, error) {
 	for _, x := range r.Windows {
 		rows = append(rows, []string{"window", itoa(x.Number), x.Name, itoa(x.Served), secs(x.AvgService), secs(x.Paused), secs(x.Lunch)})
 	}
+	rows = append(rows, []string{"staff", "number", "name", "served", "avg_service_s", "passed"})
+	for _, x := range r.Staff {
+		rows = append(rows, []string{"staff", x.Number, x.Name, itoa(x.Served), secs(x.AvgService), itoa(x.Passed)})
+	}
 	rows = append(rows, []string{"arrivals", "hour", "count"})
 	for h, n := range r.ArrivalsByHour {
 		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})

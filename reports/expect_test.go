@@ -37,6 +37,8 @@ type rawEvent struct {
 	WindowNo *int
 	At       time.Time
 	Detail   string
+	ToStatus int
+	StaffID  *int64
 }
 
 type expected struct {
@@ -48,6 +50,7 @@ type expected struct {
 	hist     []int
 	stuck    []string
 	estimate reports.EstimateAccuracy
+	staff    map[string]reports.StaffStats
 }
 
 func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time) expected {
@@ -176,7 +179,60 @@ func expect(t *testing.T, st *sqlstore.GormStore, from, to string, now time.Time
 			x.services[codes[tk.IssueServiceID]] = s
 		}
 	}
+	x.staff = expectStaff(t, st, all, events, from, to)
 	return x
+}
+
+// expectStaff credits each done ticket to the clerk its finish event
+// names and each passed one to the clerk of its last pass event (a pass,
+// or a timeout to passed), reading the staff table for the numbers.
+func expectStaff(t *testing.T, st *sqlstore.GormStore, all []rawTicket, events []rawEvent, from, to string) map[string]reports.StaffStats {
+	var people []struct {
+		ID     int64
+		Number string
+		Name   string
+	}
+	if err := st.DB().Table("staff").Find(&people).Error; err != nil {
+		t.Fatal(err)
+	}
+	byID := map[int64]reports.StaffStats{}
+	for _, p := range people {
+		byID[p.ID] = reports.StaffStats{Number: p.Number, Name: p.Name}
+	}
+	finisher, passer := map[int64]int64{}, map[int64]int64{}
+	for _, e := range events { // in version order: the last pass wins
+		if e.TicketID == nil || e.StaffID == nil {
+			continue
+		}
+		if e.Kind == "finish" {
+			finisher[*e.TicketID] = *e.StaffID
+		}
+		if (e.Kind == "pass" || e.Kind == "timeout") && e.ToStatus == 3 {
+			passer[*e.TicketID] = *e.StaffID
+		}
+	}
+	times := map[int64][]time.Duration{}
+	out := map[string]reports.StaffStats{}
+	for _, tk := range all {
+		if d := tk.IssuedAt.In(st.Location()).Format("2006-01-02"); d < from || d > to {
+			continue
+		}
+		if id, ok := finisher[tk.ID]; ok && tk.Status == 5 {
+			times[id] = append(times[id], tk.FinishedAt.Sub(*tk.ServeStartedAt))
+		}
+		if id, ok := passer[tk.ID]; ok && tk.Status == 3 {
+			s := byID[id]
+			s.Passed++
+			byID[id] = s
+			out[s.Number] = s
+		}
+	}
+	for id, ds := range times {
+		s := byID[id]
+		s.Served, s.AvgService = len(ds), mean(ds)
+		out[s.Number] = s
+	}
+	return out
 }
 
 // timeByWindow follows each window's events (all of them start open in
@@ -295,6 +351,15 @@ func compare(t *testing.T, r reports.Report, x expected) {
 	sort.Strings(x.stuck)
 	if len(stuck) != len(x.stuck) || (len(stuck) > 0 && !equal(stuck, x.stuck)) {
 		t.Errorf("stuck %v, counted %v", stuck, x.stuck)
+	}
+	for _, s := range r.Staff {
+		if want, ok := x.staff[s.Number]; !ok || s != want {
+			t.Errorf("staff %s: %+v, counted %+v", s.Number, s, want)
+		}
+		delete(x.staff, s.Number)
+	}
+	for n, s := range x.staff {
+		t.Errorf("staff %s missing from the report: %+v", n, s)
 	}
 	if r.Estimate != x.estimate {
 		t.Errorf("estimate accuracy %+v, recomputed %+v", r.Estimate, x.estimate)

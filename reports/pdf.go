@@ -54,6 +54,7 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 	d.totals(r)
 	d.services(r)
 	d.windows(r)
+	d.staff(r)
 	d.estimate(r)
 	d.charts(r)
 	d.stuck(r, lang)
@@ -166,6 +167,19 @@ func (d *pdfDoc) windows(r Report) {
 		rows = append(rows, []string{name, itoa(w.Served), Clock(w.AvgService), Clock(w.Paused), Clock(w.Lunch)})
 	}
 	d.table([]string{d.lb.Window, d.lb.Served, d.lb.AvgService, d.lb.PausedTime, d.lb.LunchTime}, []float64{2, 1, 1.3, 1.3, 1.3}, rows)
+}
+
+// staff is the per-staff table; a day nobody signed in has none.
+func (d *pdfDoc) staff(r Report) {
+	if len(r.Staff) == 0 {
+		return
+	}
+	d.heading(d.lb.Staff)
+	rows := make([][]string, 0, len(r.Staff))
+	for _, s := range r.Staff {
+		rows = append(rows, []string{s.Number + " " + s.Name, itoa(s.Served), Clock(s.AvgService), itoa(s.Passed)})
+	}
+	d.table([]string{d.lb.Clerk, d.lb.Served, d.lb.AvgService, d.lb.Passed}, []float64{2, 1, 1.3, 1}, rows)
 }
 
 // estimate is how right the waits told at the kiosk were.

@@ -77,6 +77,16 @@ func TestReportFiguresEqualTheTicketLog(t *testing.T) {
 			t.Errorf("estimate compared on %d tickets, %d were served", r.Estimate.Compared, r.Totals.Done)
 		}
 		t.Logf("estimate accuracy %+v", r.Estimate)
+		// Every window had a clerk signed in all day and window 1 a
+		// relief after lunch: the per-staff table holds them all, and
+		// their served tickets are every one finished.
+		served := 0
+		for _, s := range r.Staff {
+			served += s.Served
+		}
+		if len(r.Staff) != 5 || served != r.Totals.Done {
+			t.Errorf("per staff %+v: want 5 clerks serving all %d done tickets", r.Staff, r.Totals.Done)
+		}
 		if r.Totals.Taken != 260 || r.Branch == "" {
 			t.Errorf("taken %d of 260, branch %q", r.Totals.Taken, r.Branch)
 		}
@@ -189,7 +199,8 @@ func TestPDFReadsBack(t *testing.T) {
 	r := generate(t, st, seededDay, seededDay)
 	zh := pdfText(t, tool, r, reports.LangZH)
 	for _, want := range []string{"网点业务统计报表", "总量", "分业务统计", "分窗口统计", "分时段取号量", "等待时长分布",
-		"过号率", "状态核查", r.Branch, "2026-03-02", "第1页/共2页", "第2页/共2页"} {
+		"过号率", "状态核查", r.Branch, "2026-03-02", "第1页/共2页", "第2页/共2页",
+		"分员工统计", squash(r.Staff[0].Number + " " + r.Staff[0].Name)} {
 		if !strings.Contains(squash(zh), want) {
 			t.Errorf("the PDF text lacks %q", want)
 		}
@@ -206,7 +217,7 @@ func TestPDFReadsBack(t *testing.T) {
 		}
 	}
 	en := pdfText(t, tool, r, reports.LangEN)
-	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2", "Lunch", "Requeued"} {
+	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2", "Lunch", "Requeued", "By staff"} {
 		if !strings.Contains(squash(en), squash(want)) {
 			t.Errorf("the English PDF text lacks %q", want)
 		}

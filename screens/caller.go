@@ -35,6 +35,7 @@ type Caller struct {
 	lunch, switchB *widget.Button
 	passedBox *fyne.Container
 	take      *callerTake
+	clerk     *callerClerk
 	compact   *callerCompact
 	content   fyne.CanvasObject
 }
@@ -82,12 +83,13 @@ func (c *Caller) build() {
 	c.switchB = widget.NewButton(tr("caller.switch"), c.doSwitch)
 
 	c.take = newCallerTake(c)
+	c.clerk = newCallerClerk(c)
 	c.buildCompact()
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
 		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB, c.take.btn)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(c.linkLbl, c.compact.enter), c.title)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(c.clerk.who, c.clerk.btn, c.clerk.day, c.linkLbl, c.compact.enter), c.title)
 	body := container.NewVBox(c.number, c.info, widget.NewSeparator(), c.waiting, buttons, c.msg)
 	c.content = container.NewBorder(top, nil, nil, nil, container.NewVSplit(body, passed))
 }
@@ -170,6 +172,7 @@ func (c *Caller) enableButtons(d model.Desk, ok bool) {
 	}
 	enable(c.pause, ok)
 	c.take.refresh(ok)
+	c.clerk.refresh(ok)
 	if d.Status == model.WindowOpen {
 		c.pause.SetText(tr("caller.pause"))
 	} else {

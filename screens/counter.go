@@ -54,8 +54,8 @@ func (c *Counter) build() {
 	c.number, ub = fitText(fyne.TextAlignCenter, 0.85, c.pal.num)
 	c.number.TextStyle.Bold = true
 	c.state, sb = fitText(fyne.TextAlignCenter, 0.8, c.pal.text)
-	// The clerk's name: empty until staff sign in exists, then the
-	// signed-in clerk of this window (setText(c.clerk, name) in show).
+	// The clerk signed in at this window (staff number and name), empty
+	// while nobody is.
 	c.clerk, kb = fitText(fyne.TextAlignCenter, 0.7, c.pal.sub)
 	c.linkT, lb = fitText(fyne.TextAlignLeading, 0.7, c.pal.warn)
 	c.clockT, tb = fitText(fyne.TextAlignTrailing, 0.7, c.pal.sub)
@@ -79,6 +79,7 @@ func (c *Counter) show(u model.Change) {
 		setText(c.name, tr("counter.no_window", kv("N", c.window)))
 		setText(c.number, "")
 		setText(c.state, "")
+		setText(c.clerk, "")
 		c.content.Refresh()
 		return
 	}
@@ -89,6 +90,7 @@ func (c *Counter) show(u model.Change) {
 	}
 	setText(c.number, num)
 	setText(c.state, tr(deskState(u.Snapshot, ws)))
+	setText(c.clerk, clerkText(ws.Clerk))
 	c.content.Refresh()
 	for _, ev := range u.Events {
 		if model.IsCall(ev) && ev.Ticket.Window == c.window && ev.Version > c.lastCall {

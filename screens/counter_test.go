@@ -33,7 +33,7 @@ func TestCounterFollowsItsWindow(t *testing.T) {
 	lastCall := func() (v int64) { WithUI(func() { v = c.lastCall }); return v }
 	WithUI(func() {
 		if c.clerk.Text != "" {
-			t.Errorf("clerk %q before staff sign in exists", c.clerk.Text)
+			t.Errorf("clerk %q while nobody is signed in", c.clerk.Text)
 		}
 	})
 

@@ -105,7 +105,7 @@ func (l *hallList) show(s model.Snapshot) *canvas.Rectangle {
 			continue
 		}
 		setText(r.num, numberText(now[i]))
-		setText(r.win, tr("hall.to_window", kv("N", now[i].Window)))
+		setText(r.win, tr("hall.to_window", kv("N", now[i].Window))+hallClerk(s, now[i].Window))
 		r.bg.FillColor = l.pal.row
 		if i == 0 {
 			r.bg.FillColor = l.pal.hot

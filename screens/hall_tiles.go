@@ -82,7 +82,7 @@ func (g *hallTiles) show(s model.Snapshot, hot int) *canvas.Rectangle {
 		if c, ok := heldToday(s, w); ok {
 			setText(t.num, numberText(c))
 		}
-		setText(t.stat, tr(deskState(s, w)))
+		setText(t.stat, tr(deskState(s, w))+hallClerk(s, w.Number))
 		t.bg.FillColor, t.stat.Color = g.pal.row, g.pal.sub
 		if w.Number == hot && t.num.Text != "" {
 			// The dim colour is unreadable on the highlight.
@@ -137,6 +137,26 @@ func tileGrid(n int, size fyne.Size) (cols, rows int) {
 		}
 	}
 	return cols, rows
+}
+
+// hallClerk is " · number name" of the clerk at window n when the branch
+// shows staff on the hall (show_staff), else "".
+func hallClerk(s model.Snapshot, n int) string {
+	if !s.ShowStaff {
+		return ""
+	}
+	if ws, ok := findWindow(s, n); ok && ws.Clerk != nil {
+		return " · " + clerkText(ws.Clerk)
+	}
+	return ""
+}
+
+// clerkText names a signed-in clerk: staff number and name; "" for none.
+func clerkText(c *model.Clerk) string {
+	if c == nil {
+		return ""
+	}
+	return tr("clerk.who", kv("Number", c.Number, "Name", c.Name))
 }
 
 // windowName is a window's name, or its number when it has none.

@@ -52,6 +52,7 @@ type Manager struct {
 	settings *settingsPage
 	display  *displayPage
 	terms    *terminalsPage
+	staff    *staffPage
 	reports  *reportsPage
 	linkLbl  *widget.Label
 	tabs     *container.AppTabs
@@ -69,6 +70,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.settings = newSettingsPage(m)
 	m.display = newDisplayPage(m)
 	m.terms = newTerminalsPage(m)
+	m.staff = newStaffPage(m)
 	m.reports = newReportsPage(m)
 	m.linkLbl = widget.NewLabel("")
 	m.linkLbl.Importance = widget.DangerImportance
@@ -80,6 +82,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 		container.NewTabItem(tr("manager.settings"), m.settings.content),
 		container.NewTabItem(tr("manager.display"), m.display.content),
 		container.NewTabItem(tr("manager.terminals"), m.terms.content),
+		container.NewTabItem(tr("manager.staff"), m.staff.content),
 		container.NewTabItem(tr("manager.reports"), m.reports.content),
 	)
 	// The health banner is hidden unless the last daily check was flagged.
@@ -112,6 +115,7 @@ func (m *Manager) show(u model.Change) {
 		m.services.load()
 		m.loadSettings()
 		m.terms.load()
+		m.staff.load()
 		m.reports.setDate(m.snap.BusinessDate)
 	}
 }
@@ -127,6 +131,7 @@ func (m *Manager) loadSettings() {
 	}, func(err error) {
 		m.settings.show(got, err)
 		m.display.show(got, err)
+		m.staff.show(got, err)
 	})
 }
 

@@ -44,7 +44,11 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 		if name == "" {
 			name = tr("caller.window", kv("N", w.Number))
 		}
-		win = append(win, tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Services", strings.Join(w.Services, ","), "Current", cur)))
+		line := tr("monitor.window_line", kv("Name", name, "Status", windowStatusText(w.Status), "Services", strings.Join(w.Services, ","), "Current", cur))
+		if w.Clerk != nil { // who serves there, for the manager walking the floor
+			line += " · " + clerkText(w.Clerk)
+		}
+		win = append(win, line)
 	}
 	m.win.set(win, widget.MediumImportance)
 	// Lines come and go: lay the page out again from the new sizes.

@@ -20,7 +20,7 @@ var settingKeys = func() []string {
 		seen[k] = true
 	}
 	var rest []string
-	for _, k := range displayKeys { // the display page's
+	for _, k := range append(displayKeys, staffKeys...) { // the display and staff pages'
 		seen[k] = true
 	}
 	for k := range model.DefaultSettings {

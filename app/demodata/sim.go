@@ -26,6 +26,7 @@ const (
 	stTransfer
 	stRequeue
 	stAbandon
+	stSignIn
 )
 
 // step is one thing that happens at a moment of the day.
@@ -36,6 +37,7 @@ type step struct {
 	window int
 	t      *customer
 	arr    arrival
+	clerk  string // stSignIn: the staff number signing in
 }
 
 type agenda []*step
@@ -81,6 +83,7 @@ type sim struct {
 	lunch    map[int]bool
 	idle     map[int]bool // windows that found the queue empty
 	changes  int
+	staff    staffStore // nil: the store keeps no staff accounts
 }
 
 func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*sim, error) {
@@ -117,8 +120,12 @@ func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*si
 	for _, a := range planArrivals(s.rng, day, cfg.Tickets, services) {
 		s.schedule(&step{at: a.at, kind: stArrive, arr: a})
 	}
+	if s.staff, err = s.ensureClerks(windows); err != nil {
+		return nil, err
+	}
 	open := atClock(day, openAt)
 	for _, w := range windows {
+		s.schedule(&step{at: open, kind: stSignIn, window: w.Number, clerk: clerkOf(w.Number)})
 		s.schedule(&step{at: open, kind: stResume, window: w.Number})
 	}
 	return s, nil

@@ -109,6 +109,8 @@ func (s *sim) do(p *step) error {
 				s.wake(p.at)
 			}
 		}
+	case stSignIn:
+		err = s.signIn(p)
 	case stAbandon:
 		if c.status == model.Waiting {
 			_, err = s.track(st.Cancel(ctx, c.id, 0))
@@ -134,6 +136,9 @@ func (s *sim) windowFree(p *step) error {
 		}
 		s.changes++
 		resume := p.at.Add(time.Duration(30+s.rng.IntN(16)) * time.Minute)
+		if w == 1 {
+			s.schedule(&step{at: resume, kind: stSignIn, window: w, clerk: reliefClerk})
+		}
 		s.schedule(&step{at: resume, kind: stResume, window: w})
 		return nil
 	}

@@ -31,7 +31,7 @@ const (
 // routes is the /api/v1 surface behind a token (health is open). Callers
 // are further limited to their own window inside the handlers.
 func (s *Server) routes() []route {
-	return []route{
+	return append([]route{
 		{"POST", "/api/v1/tickets", takers, s.take},
 		{"GET", "/api/v1/tickets/{id}", observers, s.getTicket},
 		{"GET", "/api/v1/tickets/{id}/position", observers, s.position},
@@ -66,7 +66,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/healthcheck", managers, s.runHealth},
 		{"GET", "/api/v1/prints", model.PermPrint, s.pendingPrints},          // a kiosk's own only
 		{"POST", "/api/v1/prints/{id}/claim", model.PermPrint, s.claimPrint}, // a kiosk's own only
-	}
+	}, s.clerkRoutes()...)
 }
 
 // selfBounded are the routes with their own bound: the event stream lives

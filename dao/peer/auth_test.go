@@ -23,6 +23,10 @@ func TestAuthMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	spare := terms[len(terms)-1] // revoked by the manager's probe
+	if _, err := e.store.AddStaff(context.Background(), model.Staff{Number: "8001", Name: "林晓"}, "clerk-pass"); err != nil {
+		t.Fatal(err)
+	}
+	signIn := `{"number":"8001","password":"clerk-pass"}`
 	const (
 		K = 1 << iota
 		C
@@ -70,6 +74,26 @@ func TestAuthMatrix(t *testing.T) {
 		// A kiosk lists and claims its own prints (the ticket asks none: 404).
 		"GET /api/v1/prints":             {{"GET", "/api/v1/prints?kiosk=kiosk", "", K, 0}},
 		"POST /api/v1/prints/{id}/claim": {{"POST", "/api/v1/prints/" + id + "/claim", `{"kiosk":"kiosk"}`, K, 0}},
+		// A caller signs a clerk in and out at its own window and reads
+		// that clerk's day; the manager at any window and manages the
+		// accounts.
+		"POST /api/v1/windows/{n}/clerk": {
+			{"POST", "/api/v1/windows/1/clerk", signIn, C | M, 1},
+			{"POST", "/api/v1/windows/2/clerk", signIn, M, 2},
+		},
+		"DELETE /api/v1/windows/{n}/clerk": {
+			{"DELETE", "/api/v1/windows/1/clerk", "", C | M, 1},
+			{"DELETE", "/api/v1/windows/2/clerk", "", M, 2},
+		},
+		"GET /api/v1/windows/{n}/clerk/today": {
+			{"GET", "/api/v1/windows/1/clerk/today", "", C | M, 1},
+			{"GET", "/api/v1/windows/2/clerk/today", "", M, 2},
+		},
+		"GET /api/v1/clerks":                   {{"GET", "/api/v1/clerks", "", M, 0}},
+		"POST /api/v1/clerks":                  {{"POST", "/api/v1/clerks", `{"number":"8002","name":"何平","password":"clerk-pass","services":["A"]}`, M, 0}},
+		"PUT /api/v1/clerks/{number}/enabled":  {{"PUT", "/api/v1/clerks/8001/enabled", `{"enabled":true}`, M, 0}},
+		"PUT /api/v1/clerks/{number}/services": {{"PUT", "/api/v1/clerks/8001/services", `{"services":["A","B"]}`, M, 0}},
+		"PUT /api/v1/clerks/{number}/password": {{"PUT", "/api/v1/clerks/8001/password", `{"password":"clerk-pass"}`, M, 0}},
 		"POST /api/v1/windows/{n}/call": {
 			{"POST", "/api/v1/windows/1/call", "", C | M, 1},
 			{"POST", "/api/v1/windows/2/call", "", M, 2},

@@ -58,9 +58,9 @@ func httpStatus(code string) int {
 		return http.StatusNotFound
 	case model.EInvalidTransition, model.EConflict, model.EOtherDay:
 		return http.StatusConflict
-	case model.EWindowNotOpen, model.EWindowNotServing:
+	case model.EWindowNotOpen, model.EWindowNotServing, model.EWrongPassword, model.EStaffDisabled:
 		return http.StatusUnprocessableEntity
-	case model.ERateLimited:
+	case model.ERateLimited, model.EStaffLocked:
 		return http.StatusTooManyRequests
 	case model.EUnavailable:
 		return http.StatusServiceUnavailable

@@ -26,6 +26,7 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 	}
 	var out model.Ticket
 	err := s.write(ctx, func(t *txn) error {
+		t.acting = window
 		if serial {
 			if err := t.s.d.lockBranch(t.DB, t.s.branchID); err != nil {
 				return err
@@ -40,6 +41,9 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		}
 		ids, err := t.servedIDs(w, strings.TrimSpace(service))
 		if err != nil {
+			return err
+		}
+		if ids, err = t.clerkServiceIDs(window, ids); err != nil {
 			return err
 		}
 		row, found, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, serial: serial})

@@ -35,10 +35,15 @@ func (s *GormStore) windows(r *txn) ([]model.Window, error) {
 	for _, l := range extra {
 		allowed[l.WindowNo] = append(allowed[l.WindowNo], l.ServiceID)
 	}
+	clerks, err := s.windowClerks(r, rows)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]model.Window, len(rows))
 	for i, row := range rows {
 		out[i] = row.toModel(codesInOrder(svc, served[row.Number]))
 		out[i].Allowed = codesInOrder(svc, allowed[row.Number])
+		out[i].Clerk = clerks[row.Number]
 	}
 	return out, nil
 }
@@ -63,7 +68,12 @@ func codesInOrder(svc map[int64]serviceRow, ids []int64) []string {
 
 // Windows lists every window of the branch.
 func (s *GormStore) Windows(ctx context.Context) ([]model.Window, error) {
-	ws, err := s.windows(s.read(ctx))
+	r := s.read(ctx)
+	var err error
+	if r.date, err = s.today(ctx); err != nil {
+		return nil, s.wrap(err)
+	}
+	ws, err := s.windows(r)
 	return ws, s.wrap(err)
 }
 

@@ -59,6 +59,9 @@ func (r eventRow) toModel() model.Event {
 	if r.WindowNo != nil {
 		e.Window = *r.WindowNo
 	}
+	if r.StaffID != nil {
+		e.StaffID = *r.StaffID
+	}
 	var d eventDetail
 	if json.Unmarshal([]byte(r.Detail), &d) == nil {
 		e.Ticket, e.WindowInfo, e.Device, e.Alert, e.Detail = d.Ticket, d.Window, d.Device, d.Alert, d.Note

@@ -109,9 +109,9 @@ func (postgresDialect) lockBranch(db *gorm.DB, branchID int64) error {
 func (postgresDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
 	var v []int64
 	err := db.Raw(`WITH v AS (UPDATE branch SET version = version + 1 WHERE id = ? RETURNING version)
-		INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, detail)
-		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version`,
-		e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.Detail).Scan(&v).Error
+		INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, staff_id, detail)
+		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version`,
+		e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.StaffID, e.Detail).Scan(&v).Error
 	if err == nil && len(v) == 0 {
 		err = errors.New("branch row missing")
 	}

@@ -12,7 +12,7 @@ import (
 // 000: "插到当前队首之后若干位"). It takes the lane and priority of the ticket
 // it is placed behind so the serving order puts it exactly there.
 func (s *GormStore) Requeue(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvRequeue, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvRequeue, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		n, err := model.Requeue(c, window, t.date)
 		if err != nil {
 			return n, err
@@ -66,7 +66,7 @@ func (s *GormStore) Transfer(ctx context.Context, id int64, window int, to model
 	if to.Window < 0 {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "目标窗口号无效")
 	}
-	return s.transition(ctx, id, model.EvTransfer, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvTransfer, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		n, err := model.Transfer(c, window, to)
 		if err != nil {
 			return n, err

@@ -37,6 +37,10 @@ type windowRow struct {
 	Status          int        `gorm:"not null"`
 	CurrentTicketID *int64     ``
 	LastActionAt    *time.Time `gorm:"precision:6"`
+	// StaffID is the clerk signed in, for StaffDate's business day only:
+	// the next day finds the window signed out with nothing to sweep.
+	StaffID   *int64  ``
+	StaffDate *string `gorm:"size:10"`
 }
 
 func (windowRow) TableName() string { return "service_window" }
@@ -152,7 +156,8 @@ type eventRow struct {
 	FromStatus int       `gorm:"not null"`
 	ToStatus   int       `gorm:"not null"`
 	Actor      string    `gorm:"size:60;not null"`
-	Detail     string    `gorm:"size:4000;not null"` // JSON: the ticket or window after the change
+	StaffID    *int64    `gorm:"index:ix_event_staff"` // the acting window's clerk; added later, NULL on old rows
+	Detail     string    `gorm:"size:4000;not null"`   // JSON: the ticket or window after the change
 }
 
 func (eventRow) TableName() string { return "queue_event" }
@@ -181,5 +186,5 @@ func (terminalRow) TableName() string { return "terminal" }
 
 func allTables() []any {
 	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
-		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}}
+		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}}
 }

@@ -35,7 +35,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if err != nil {
 		return snap, err
 	}
-	snap.Notice, snap.HallLayout = st.Notice, st.HallLayout
+	snap.Notice, snap.HallLayout, snap.ShowStaff = st.Notice, st.HallLayout, st.ShowStaff
 	// The snapshot reads the zone and day start anyway: they refresh the
 	// Store's calendar, so a Follower reloading on a configuration event
 	// brings this PC's business date along.
@@ -46,6 +46,7 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Services, err = s.serviceCounts(r, cal, snap.Now); err != nil {
 		return snap, err
 	}
+	r.date = snap.BusinessDate // the windows' clerks are today's
 	if snap.Windows, err = s.windowStates(r); err != nil {
 		return snap, err
 	}

@@ -31,7 +31,7 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 		return res, s.wrap(err)
 	}
 	for _, id := range ids {
-		t, err := s.transition(ctx, id, model.EvTimeout, func(t *txn, c model.Ticket) (model.Ticket, error) {
+		t, err := s.transition(ctx, id, 0, model.EvTimeout, func(t *txn, c model.Ticket) (model.Ticket, error) {
 			if c.Status != model.Called || c.CalledAt == nil || !c.CalledAt.Before(t.now.Add(-st.CallTimeout)) {
 				return c, errSkip // recalled, started or moved by another sweeper meanwhile
 			}

@@ -12,10 +12,12 @@ type step func(t *txn, cur model.Ticket) (model.Ticket, error)
 
 // transition loads a ticket, applies the model's rule, stores the result
 // guarded by the state it was read in, keeps the windows' current tickets
-// in step and logs one event.
-func (s *GormStore) transition(ctx context.Context, id int64, kind string, fn step) (model.Ticket, error) {
+// in step and logs one event. window is the acting window (0: the manager
+// or a timer), whose clerk the event names.
+func (s *GormStore) transition(ctx context.Context, id int64, window int, kind string, fn step) (model.Ticket, error) {
 	var out model.Ticket
 	err := s.write(ctx, func(t *txn) error {
+		t.acting = window
 		var err error
 		out, err = t.apply(id, kind, fn)
 		return err
@@ -108,14 +110,14 @@ func derefInt(p *int) int {
 
 // Recall re-announces a called ticket at its window.
 func (s *GormStore) Recall(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvRecall, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvRecall, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		return model.Recall(c, window, t.now)
 	})
 }
 
 // Pass marks a called ticket as passed (it keeps its window).
 func (s *GormStore) Pass(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvPass, func(_ *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvPass, func(_ *txn, c model.Ticket) (model.Ticket, error) {
 		return model.Pass(c, window)
 	})
 }
@@ -123,7 +125,7 @@ func (s *GormStore) Pass(ctx context.Context, id int64, window int) (model.Ticke
 // UndoPass calls a passed ticket back to the window that passed it; the
 // window must be open and free.
 func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvUndoPass, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvUndoPass, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		n, err := model.UndoPass(c, window, t.now)
 		if err != nil {
 			return n, err
@@ -138,21 +140,21 @@ func (s *GormStore) UndoPass(ctx context.Context, id int64, window int) (model.T
 
 // StartServing: the customer arrived at the window.
 func (s *GormStore) StartServing(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvStart, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvStart, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		return model.Start(c, window, t.now)
 	})
 }
 
 // Finish closes the ticket being served.
 func (s *GormStore) Finish(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvFinish, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvFinish, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		return model.Finish(c, window, t.now)
 	})
 }
 
 // Cancel abandons a ticket; its number is not reused.
 func (s *GormStore) Cancel(ctx context.Context, id int64, window int) (model.Ticket, error) {
-	return s.transition(ctx, id, model.EvCancel, func(t *txn, c model.Ticket) (model.Ticket, error) {
+	return s.transition(ctx, id, window, model.EvCancel, func(t *txn, c model.Ticket) (model.Ticket, error) {
 		return model.Cancel(c, window, t.date, t.now)
 	})
 }

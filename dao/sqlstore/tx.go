@@ -33,6 +33,11 @@ type txn struct {
 	// version is the branch version of the last event written.
 	version int64
 	st      *model.Settings // read once by the take and its estimate
+	// acting is the window acting (0: manager, timer or no window):
+	// its signed-in clerk is the staff of the transaction's events.
+	acting int
+	// clerks caches the clerk signed in at a window today (nil: none).
+	clerks map[int]*int64
 }
 
 type pendingEvent struct {
@@ -44,6 +49,9 @@ type pendingEvent struct {
 	windowNo int
 	from, to model.Status
 	note     string
+	// staffID names the clerk outright (a sign-out, whose window is
+	// empty by the time the event is logged); nil: the acting window's.
+	staffID *int64
 }
 
 const maxAttempts = 10
@@ -129,6 +137,13 @@ func (t *txn) logEvents() error {
 		if e.ticket != nil {
 			id := e.ticket.ID
 			row.TicketID = &id
+		}
+		if row.StaffID = e.staffID; row.StaffID == nil {
+			staff, err := t.eventStaff(e.windowNo)
+			if err != nil {
+				return err
+			}
+			row.StaffID = staff
 		}
 		v, err := t.s.d.appendEvent(t.DB, row)
 		if err != nil {
