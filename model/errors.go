@@ -23,7 +23,10 @@ const (
 	EOtherDay = "other_day"
 	// ELowContrast: colours whose text would be unreadable (CheckContrast).
 	ELowContrast = "low_contrast"
-	EInternal    = "internal"
+	// EAreaNotEmpty: a waiting area services still belong to cannot be
+	// deleted.
+	EAreaNotEmpty = "area_not_empty"
+	EInternal     = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

@@ -46,6 +46,9 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Services, err = s.serviceCounts(r, cal, snap.Now); err != nil {
 		return snap, err
 	}
+	if snap.Areas, err = r.areas(); err != nil {
+		return snap, err
+	}
 	if snap.Windows, err = s.windowStates(r); err != nil {
 		return snap, err
 	}
@@ -107,7 +110,7 @@ func (s *GormStore) serviceCounts(r *txn, cal model.Calendar, now time.Time) ([]
 	})
 	out := make([]model.ServiceCount, len(rows))
 	for i, v := range rows {
-		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Taken: taken[v.ID], Passed: passed[v.ID], Enabled: v.Enabled}
+		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Taken: taken[v.ID], Passed: passed[v.ID], Enabled: v.Enabled, Area: v.AreaID}
 	}
 	return out, nil
 }
