@@ -74,7 +74,8 @@ func (s Snapshot) AreaOf(code string) (Area, bool) {
 
 // InArea is the snapshot as a hall screen of one area sees it: the
 // services of that area, the calls and passed numbers of those services,
-// and the windows that serve one of them. area 0 is every area: the
+// and the windows that serve one of them, each holding its ticket only
+// when that is of the area. area 0 is every area: the
 // snapshot as it is.
 func (s Snapshot) InArea(area int64) Snapshot {
 	if area == 0 {
@@ -99,7 +100,10 @@ func (s Snapshot) InArea(area int64) Snapshot {
 	}
 	ws := make([]WindowState, 0, len(s.Windows))
 	for _, w := range s.Windows {
-		if (w.Current != nil && in[w.Current.Service]) || servesAny(w.Window, in) {
+		if w.Current != nil && !in[w.Current.Service] {
+			w.Current = nil // serving a customer of another area: not this hall's call
+		}
+		if w.Current != nil || servesAny(w.Window, in) {
 			ws = append(ws, w)
 		}
 	}

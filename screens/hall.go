@@ -17,6 +17,10 @@ type HallOptions struct {
 	// Media is the folder of still images the split layouts show in turn;
 	// "" shows none.
 	Media string
+	// Area is the name of the waiting area the hall shows and announces
+	// (its services' calls, waiting counts and passed numbers); "" is
+	// every area.
+	Area string
 }
 
 // Hall is the wall display (frmScreen): a header with the branch, date
@@ -31,6 +35,9 @@ type Hall struct {
 	opt  HallOptions
 	say  chan model.Ticket
 	down bool // the link to the queue is lost
+	// areaFault says the PC's area is not one of the branch's (renamed,
+	// deleted): the hall then shows every area rather than nothing.
+	areaFault string
 
 	w        fyne.Window
 	pal      palette      // the branch's colours, or the hall's own
@@ -147,12 +154,19 @@ func (h *Hall) show(u model.Change) {
 	if u.Reloaded {
 		h.showClock() // the branch's zone may have come with it
 	}
+	area := h.area(s)
+	full := s
+	s = s.InArea(area)
 	called := false
 	for _, ev := range u.Events {
 		if model.IsCall(ev) {
-			h.hot, called = *ev.Ticket, true
+			t, ok := callFor(full, area, *ev.Ticket)
+			if !ok {
+				continue // another area's call: its own hall says it
+			}
+			h.hot, called = t, true
 			select {
-			case h.say <- *ev.Ticket:
+			case h.say <- t:
 			default: // the speaker is far behind; the screen still shows it
 			}
 		}
@@ -223,6 +237,8 @@ func (h *Hall) showStatus() {
 		setText(h.linkT, tr("common.reconnecting"))
 	case f != "":
 		setText(h.linkT, f)
+	case h.areaFault != "":
+		setText(h.linkT, h.areaFault)
 	default:
 		setText(h.linkT, "")
 	}
