@@ -71,7 +71,9 @@ func TestManagerAreasPage(t *testing.T) {
 
 	del := rowButton(t, p.rows, 1, tr("areas.delete"))
 	WithUI(func() { test.Tap(del) })
-	waitFor(t, "the refusal", func() bool { return strings.Contains(p.msg.Text, "二楼贵宾区") && p.msg.Text != tr("areas.deleted") })
+	waitFor(t, "the refusal", func() bool {
+		return strings.Contains(p.msg.Text, "二楼贵宾区") && p.msg.Text != tr("areas.deleted")
+	})
 	if got, _ := st.Areas(context.Background()); len(got) != 2 {
 		t.Fatalf("the refused delete changed the areas: %+v", got)
 	}
