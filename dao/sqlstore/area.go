@@ -29,7 +29,7 @@ var _ model.Areas = (*GormStore)(nil)
 
 // migrateAreas gives a branch without areas its default one and puts
 // every service that has none (a database from before areas, a service
-// seeded a moment ago) in the default area. Several PCs may run it at
+// seeded a moment ago) or an unknown one in the default area. Several PCs may run it at
 // once: the insert ignores the row another just wrote, the update is the
 // same for all.
 func (s *GormStore) migrateAreas(ctx context.Context) error {
@@ -47,7 +47,10 @@ func (s *GormStore) migrateAreas(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return db.Exec("UPDATE service SET area_id = ? WHERE branch_id = ? AND area_id = 0", id, s.branchID).Error
+	// A service left in an area that is gone (deleted while the service
+	// was being moved into it) goes back to the default area too.
+	return db.Exec("UPDATE service SET area_id = ? WHERE branch_id = ? AND (area_id = 0 OR area_id NOT IN (SELECT id FROM area WHERE branch_id = ?))",
+		id, s.branchID, s.branchID).Error
 }
 
 // defaultArea is the branch's first area.

@@ -9,7 +9,8 @@ import (
 )
 
 // A database from before areas has no area table and no service.area_id:
-// opening it gives the branch its default area with every service in it.
+// opening it gives the branch its default area with every service in it;
+// a service found in an area that is gone goes back there at the next.
 func TestMigrationPutsEveryServiceInTheDefaultArea(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
 		old, err := sqlstore.Open(bg, dsn)
@@ -17,6 +18,17 @@ func TestMigrationPutsEveryServiceInTheDefaultArea(t *testing.T) {
 		okAny(t, old.DB().Exec("DROP TABLE area").Error)
 		okAny(t, old.DB().Exec("ALTER TABLE service DROP COLUMN area_id").Error)
 		okAny(t, old.Close())
+		// Opened once more, then one service is left in an area that is gone.
+		mid, err := sqlstore.Open(bg, dsn)
+		okAny(t, err)
+		def := val(mid.Areas(bg))(t)
+		for _, v := range val(mid.Services(bg))(t) {
+			if len(def) != 1 || v.Area != def[0].ID {
+				t.Fatalf("after the first open service %s is in area %d, areas %+v", v.Code, v.Area, def)
+			}
+		}
+		okAny(t, mid.DB().Exec("UPDATE service SET area_id = 999999 WHERE code = 'B'").Error)
+		okAny(t, mid.Close())
 
 		s, err := sqlstore.Open(bg, dsn)
 		okAny(t, err)
