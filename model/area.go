@@ -43,6 +43,15 @@ func (a Area) Spoken() string {
 	return a.Name
 }
 
+// Label names the area for a customer looking for it: "二楼贵宾区（二楼）",
+// or the name alone when the place adds nothing.
+func (a Area) Label() string {
+	if a.Where == "" || a.Where == a.Name {
+		return a.Name
+	}
+	return a.Name + "（" + a.Where + "）"
+}
+
 // Areas is the manager's work on the waiting areas. Both adapters have
 // it; the snapshot carries the areas and each service's area, so screens
 // never ask.

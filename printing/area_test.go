@@ -52,7 +52,7 @@ func TestTicketNamesTheAreaWhenThereAreSeveral(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := h.Slip(tk, model.Position{})
-	if s.Area != "请到 二楼贵宾区（二楼）等候" {
+	if s.Area != "请到 二楼贵宾区（二楼） 等候" {
 		t.Fatalf("a V ticket says %q, want the VIP area and its floor", s.Area)
 	}
 	want, _ := simplifiedchinese.GB18030.NewEncoder().Bytes([]byte(s.Area))

@@ -129,13 +129,10 @@ func CustomerURL(base, publicID string) string { return model.CustomerURL(base, 
 // AreaLine is where a ticket's customer waits, as the ticket and the
 // kiosk say it: "请到 二楼贵宾区（二楼）等候"; "" for no area.
 func AreaLine(a model.Area) string {
-	switch {
-	case a.Name == "":
+	if a.Name == "" {
 		return ""
-	case a.Where == "" || a.Where == a.Name:
-		return "请到 " + a.Name + " 等候"
 	}
-	return "请到 " + a.Name + "（" + a.Where + "）等候"
+	return "请到 " + a.Label() + " 等候"
 }
 
 // aheadLine says how long the customer will wait, in the hall's words.

@@ -95,11 +95,7 @@ func waitArea(s model.Snapshot, service string) string {
 	if !ok || len(s.Areas) < 2 {
 		return ""
 	}
-	name := a.Name
-	if a.Where != "" && a.Where != a.Name {
-		name += "（" + a.Where + "）"
-	}
-	return tr("kiosk.area", kv("Area", name))
+	return tr("kiosk.area", kv("Area", a.Label()))
 }
 
 // etaText is the wait of pos; with no open window serving its service
