@@ -129,8 +129,11 @@ func TestKioskShowsTheAreaToWaitIn(t *testing.T) {
 		t.Fatalf("one area, the kiosk says %q", area)
 	}
 
-	twoAreas(t, st)
-	waitFor(t, "the second area", func() bool { return len(k.snap.Areas) == 2 && !k.tileBtn[0].Disabled() })
+	vip := twoAreas(t, st)
+	waitFor(t, "V in the second area", func() bool {
+		a, _ := k.snap.AreaOf("V")
+		return a.ID == vip.ID && !k.tileBtn[0].Disabled()
+	})
 	WithUI(func() { test.Tap(k.tileBtn[slices.Index(k.codes, "V")]) })
 	waitFor(t, "the VIP area", func() bool { return k.Shown() == "V002" && k.area.Text == "请到 二楼贵宾区（二楼） 等候" })
 	WithUI(func() { k.hideTicket(); test.Tap(k.tileBtn[slices.Index(k.codes, "A")]) })
