@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -150,11 +151,15 @@ func (h *Hall) show(u model.Change) {
 		h.loadLook(h.applyLook) // a configuration change always reloads
 	}
 	h.setLayout(h.opt.Layout.Or(s.HallLayout).Or(model.HallList))
-	setText(h.branch, s.Branch)
+	area := h.area(s)
+	title := s.Branch
+	if area != 0 { // the hall of one area says which, beside the branch
+		title += " · " + strings.TrimSpace(h.opt.Area)
+	}
+	setText(h.branch, title)
 	if u.Reloaded {
 		h.showClock() // the branch's zone may have come with it
 	}
-	area := h.area(s)
 	full := s
 	s = s.InArea(area)
 	called := false

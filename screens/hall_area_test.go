@@ -90,6 +90,11 @@ func TestAreaHallShowsAndAnnouncesOnlyItsArea(t *testing.T) {
 		}
 		waiting, passed = lineTexts(up.list.svc[:]), lineTexts(up.list.passed[:])
 	})
+	var title string
+	WithUI(func() { title = up.branch.Text })
+	if !strings.HasSuffix(title, " · 二楼贵宾区") {
+		t.Errorf("the VIP hall's header %q does not name its area", title)
+	}
 	if !slices.Equal(rows, []string{"V002"}) {
 		t.Errorf("the VIP hall shows the calls %v, want only V002", rows)
 	}
@@ -145,4 +150,26 @@ func lineTexts(ts []*canvas.Text) string {
 		}
 	}
 	return strings.Join(out, " | ")
+}
+
+func TestFitHallOfOneArea(t *testing.T) { inEachLanguage(t, fitHallOfOneArea) }
+
+// fitHallOfOneArea: the header of a hall of one area carries the area's
+// name beside the branch's; nothing may run past its box at any size.
+func fitHallOfOneArea(t *testing.T) {
+	st := demoStore(t)
+	twoAreas(t, st)
+	for _, l := range []model.HallLayout{model.HallList, model.HallSplitTiles} {
+		t.Run(string(l), func(t *testing.T) {
+			w := newTestWindow(t, 1280, 720)
+			h := build(t, func(ctx context.Context) *Hall {
+				return NewHallWith(ctx, w, st, nil, HallOptions{Layout: l, Area: "大厅"})
+			})
+			waitLoaded(t, h.Loaded())
+			waitFor(t, "the area's hall", func() bool {
+				return strings.HasSuffix(h.branch.Text, " · 大厅") && (l.Tiles() && h.tiles.shown > 0 || !l.Tiles() && h.list.rows[0].box.Visible())
+			})
+			checkSizes(t, w, nil)
+		})
+	}
 }
