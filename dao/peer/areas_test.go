@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"jiaohao/model"
@@ -56,5 +57,38 @@ func TestAreasOverTheWire(t *testing.T) {
 	}
 	if got, _ := c.Areas(ctx); len(got) != 2 {
 		t.Fatalf("a refused body added an area: %+v", got)
+	}
+}
+
+// The customer's phone page says where to wait once the branch has more
+// than one area, and nothing of areas before.
+func TestCustomerPageNamesTheArea(t *testing.T) {
+	e := newEnv(t, Options{})
+	ctx := context.Background()
+	tk, err := e.store.TakeTicket(ctx, "V", 0, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, page, _ := getPage(t, e, "/t/"+tk.PublicID, "zh-CN"); strings.Contains(page, `"area":"大厅"`) {
+		t.Fatalf("one area, the page names it:\n%s", page)
+	}
+	vip, err := e.store.SaveArea(ctx, model.Area{Name: "二楼贵宾区", Where: "二楼"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := e.store.Services(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range svc {
+		if v.Code == "V" {
+			v.Area = vip.ID
+			if _, err := e.store.SaveService(ctx, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, page, _ := getPage(t, e, "/t/"+tk.PublicID, "zh-CN"); !strings.Contains(page, `"area":"二楼贵宾区（二楼）"`) {
+		t.Fatalf("two areas, the page does not say where to wait:\n%s", page)
 	}
 }
