@@ -36,6 +36,7 @@ func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 		LED:             p.String(prefPrefix + "led"),
 		HallLayout:      model.HallLayout(p.String(prefPrefix + "hall_layout")),
 		Media:           p.String(prefPrefix + "media"),
+		HallArea:        p.String(prefPrefix + "hall_area"),
 		Hotkeys:         p.String(prefPrefix + "hotkeys"),
 	}
 	return c, c.Role != ""
@@ -58,6 +59,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"led", c.LED)
 	p.SetString(prefPrefix+"hall_layout", string(c.HallLayout))
 	p.SetString(prefPrefix+"media", c.Media)
+	p.SetString(prefPrefix+"hall_area", c.HallArea)
 	p.SetString(prefPrefix+"hotkeys", c.Hotkeys)
 	return nil
 }
@@ -88,6 +90,8 @@ func (c Config) Validate() error {
 		return bad("setup.err_lang")
 	case c.HallLayout != "" && !slices.Contains(model.HallLayouts, c.HallLayout):
 		return bad("setup.err_layout")
+	case c.HallArea != "" && model.CheckName("等候区名称", "area name", c.HallArea) != nil:
+		return bad("setup.err_hall_area")
 	}
 	for _, d := range [][2]string{{"printer", c.Printer}, {"led", c.LED}} {
 		if d[1] == "" {

@@ -93,7 +93,7 @@ func TestSetupKeepsHallLayout(t *testing.T) {
 	}
 	prefs := test.NewTempApp(t).Preferences()
 	k := prefsSetup{prefs}
-	want := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Window: 1, Lang: "zh", HallLayout: model.HallSplitList, Media: t.TempDir()}
+	want := Config{Role: model.RoleScreen, Mode: screens.ModeHost, Window: 1, Lang: "zh", HallLayout: model.HallSplitList, Media: t.TempDir(), HallArea: "二楼贵宾区"}
 	if err := k.Keep(screens.SetupValues(want)); err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +115,14 @@ func TestSetupKeepsHallLayout(t *testing.T) {
 	}
 	if got, _ := LoadConfig(prefs); got != want {
 		t.Fatalf("a refused layout changed the setup to %+v", got)
+	}
+	bad = want
+	bad.HallArea = strings.Repeat("区", model.MaxNameLen+1)
+	if err := k.Keep(screens.SetupValues(bad)); model.ErrorCode(err) != model.EInvalidInput {
+		t.Fatalf("an area name too long: %v", err)
+	}
+	if got, _ := LoadConfig(prefs); got != want {
+		t.Fatalf("a refused area changed the setup to %+v", got)
 	}
 }
 

@@ -51,7 +51,7 @@ var roleScreens = map[model.Role]roleScreen{
 	},
 	model.RoleScreen: {
 		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
-			return screens.NewHallWith(ctx, w, be.st, be.ann, screens.HallOptions{Layout: cfg.HallLayout, Media: cfg.Media})
+			return screens.NewHallWith(ctx, w, be.st, be.ann, screens.HallOptions{Layout: cfg.HallLayout, Media: cfg.Media, Area: cfg.HallArea})
 		},
 		size: fyne.NewSize(1280, 720), shot: fyne.NewSize(1280, 720), public: true,
 	},

@@ -30,7 +30,10 @@ const (
 	EWrongPassword = "wrong_password"
 	EStaffLocked   = "staff_locked"
 	EStaffDisabled = "staff_disabled"
-	EInternal      = "internal"
+	// EAreaNotEmpty: a waiting area services still belong to cannot be
+	// deleted.
+	EAreaNotEmpty = "area_not_empty"
+	EInternal     = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

@@ -47,6 +47,11 @@ type Ticket struct {
 	PrintKiosk int64      `json:"print_kiosk,omitempty"`
 	PrintedAt  *time.Time `json:"printed_at,omitempty"`
 	PrintClaim string     `json:"print_claim,omitempty"`
+	// Area is the waiting area the ticket's service belongs to, set by the
+	// screen that prints or announces it (from the snapshot) when the
+	// branch has several, so the ticket and the voice name it. The stores
+	// never set it.
+	Area *Area `json:"area,omitempty"`
 }
 
 // Service is a business type (业务类型) with its own numbering.
@@ -59,6 +64,9 @@ type Service struct {
 	Width     int    `json:"width"` // zero-padding of the number; 0: the branch setting
 	Enabled   bool   `json:"enabled"`
 	SortOrder int    `json:"sort_order"`
+	// Area is the id of the waiting area the service belongs to; saving 0
+	// keeps the area it has (a new service: the default area).
+	Area int64 `json:"area,omitempty"`
 }
 
 // Window is a service counter (窗口), known to people by its number.
@@ -168,6 +176,7 @@ type ServiceCount struct {
 	Taken   int    `json:"taken"`
 	Passed  int    `json:"passed"`
 	Enabled bool   `json:"enabled"`
+	Area    int64  `json:"area,omitempty"` // the service's waiting area (Area.ID)
 }
 
 // WindowState is a window with the ticket it holds now.
@@ -186,6 +195,7 @@ type Snapshot struct {
 	Now          time.Time      `json:"now"`
 	Branch       string         `json:"branch"`
 	Services     []ServiceCount `json:"services"`
+	Areas        []Area         `json:"areas,omitempty"` // the default first
 	Windows      []WindowState  `json:"windows"`
 	RecentCalls  []Ticket       `json:"recent_calls"` // called or serving, newest call first
 	Passed       []Ticket       `json:"passed"`

@@ -87,6 +87,11 @@ func RenderESCPOS(s Slip, p Paper) []byte {
 	r.cmd(escBoldOff, escSizeDouble)
 	r.lines(s.Number, cols/2)
 	r.cmd(escSizeNormal)
+	if s.Area != "" {
+		r.cmd(escBoldOn)
+		r.lines(s.Area, cols)
+		r.cmd(escBoldOff)
+	}
 	r.lines(s.aheadLine(), cols)
 	r.lines(s.issuedLine(), cols)
 	if s.URL != "" {

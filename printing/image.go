@@ -41,6 +41,9 @@ func RenderImage(s Slip, p Paper) (image.Image, error) {
 	c.text(s.Branch, 30)
 	c.text(s.Service, 30)
 	c.text(s.Number, 96)
+	if s.Area != "" {
+		c.text(s.Area, 26)
+	}
 	c.text(s.aheadLine(), 22)
 	c.text(s.issuedLine(), 22)
 	if s.URL != "" {

@@ -12,12 +12,15 @@ import (
 type Slip struct {
 	Branch  string
 	Service string // the service's name, not its code
-	Number  string
-	Ahead   int
-	Wait    time.Duration
-	Issued  time.Time // database clock, in the branch's time zone
-	URL     string    // customer page; "" prints no QR code
-	Footer  string
+	// Area is where the customer waits ("二楼贵宾区（二楼）"), "" when the
+	// branch has one area: nothing to choose, nothing printed.
+	Area   string
+	Number string
+	Ahead  int
+	Wait   time.Duration
+	Issued time.Time // database clock, in the branch's time zone
+	URL    string    // customer page; "" prints no QR code
+	Footer string
 }
 
 // Header is what a ticket shows besides the ticket itself; it comes from
@@ -27,7 +30,10 @@ type Header struct {
 	Footer      string
 	CustomerURL string            // base, e.g. http://host:8520
 	Services    map[string]string // code -> name
-	Location    *time.Location    // branch time zone; nil: the PC's
+	// Areas is each service's waiting area (code -> area), filled only
+	// when the branch has more than one.
+	Areas    map[string]model.Area
+	Location *time.Location // branch time zone; nil: the PC's
 }
 
 // HeaderFunc supplies the Header when a job is rendered.
@@ -69,6 +75,14 @@ func StoreHeader(st model.Store, loc *time.Location) HeaderFunc {
 		for _, s := range svcs {
 			h.Services[s.Code] = s.Name
 		}
+		if len(snap.Areas) > 1 {
+			h.Areas = make(map[string]model.Area, len(snap.Services))
+			for _, c := range snap.Services {
+				if a, ok := snap.AreaOf(c.Code); ok {
+					h.Areas[c.Code] = a
+				}
+			}
+		}
 		return h, nil
 	}
 }
@@ -98,6 +112,7 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 	return Slip{
 		Branch:  h.Branch,
 		Service: name,
+		Area:    AreaLine(h.Areas[t.Service]),
 		Number:  t.Number,
 		Ahead:   pos.Ahead,
 		Wait:    wait,
@@ -110,6 +125,15 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 // CustomerURL is the page a customer's QR code opens: base + /t/{public_id}.
 // Either part missing gives "", and the ticket is printed without QR code.
 func CustomerURL(base, publicID string) string { return model.CustomerURL(base, publicID) }
+
+// AreaLine is where a ticket's customer waits, as the ticket and the
+// kiosk say it: "请到 二楼贵宾区（二楼）等候"; "" for no area.
+func AreaLine(a model.Area) string {
+	if a.Name == "" {
+		return ""
+	}
+	return "请到 " + a.Label() + " 等候"
+}
 
 // aheadLine says how long the customer will wait, in the hall's words.
 func (s Slip) aheadLine() string {

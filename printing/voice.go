@@ -34,11 +34,26 @@ func SpellNumber(number, lang string) string {
 }
 
 // SpeechText fills a voice template ("请 {number} 号到 {window} 号窗口办理")
-// for a called ticket in lang ("zh" or "en").
+// for a called ticket in lang ("zh" or "en"). A ticket that names its
+// waiting area (Ticket.Area: the screen sets it when the call sends the
+// customer to an area other than its own) fills {area}; a Chinese template
+// without {area} says the area before the window ("请 A012 号到二楼 3 号
+// 窗口办理"), so the branch's own templates need no change. An English
+// template names the area only where it has {area}: the place is typed
+// in Chinese.
 func SpeechText(template string, t model.Ticket, lang string) string {
+	area := ""
+	if t.Area != nil {
+		area = t.Area.Spoken()
+	}
+	window := strconv.Itoa(t.Window)
+	if area != "" && lang != "en" && !strings.Contains(template, "{area}") {
+		window = area + " " + window
+	}
 	return strings.NewReplacer(
 		"{number}", SpellNumber(t.Number, lang),
-		"{window}", strconv.Itoa(t.Window),
+		"{window}", window,
+		"{area}", area,
 	).Replace(template)
 }
 

@@ -121,6 +121,7 @@ func (f flakyEstimates) NextPositions(ctx context.Context) (map[string]model.Pos
 
 func fitKiosk(t *testing.T) {
 	demo := demoStore(t)
+	twoAreas(t, demo) // the number then says where to wait: one line more
 	st := &flaky{Store: demo}
 	w := newTestWindow(t, 1280, 720)
 	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, flakyEstimates{st, demo}, &recorder{}) })
@@ -140,7 +141,7 @@ func fitKiosk(t *testing.T) {
 		assertKioskTiles(t, k, size)
 	})
 	WithUI(func() { test.Tap(k.tileBtn[0]) })
-	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.eta.Text != "" && k.vipTag.Text != "" })
+	waitFor(t, "the number", func() bool { return k.Shown() != "" && k.eta.Text != "" && k.vipTag.Text != "" && k.area.Text != "" })
 	checkSizes(t, w, assertFingerSized)
 
 	// the longest sentence a customer meets: taking numbers paused

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -18,6 +19,10 @@ type HallOptions struct {
 	// Media is the folder of still images the split layouts show in turn;
 	// "" shows none.
 	Media string
+	// Area is the name of the waiting area the hall shows and announces
+	// (its services' calls, waiting counts and passed numbers); "" is
+	// every area.
+	Area string
 }
 
 // Hall is the wall display (frmScreen): a header with the branch, date
@@ -32,6 +37,9 @@ type Hall struct {
 	opt  HallOptions
 	say  chan model.Ticket
 	down bool // the link to the queue is lost
+	// areaFault says the PC's area is not one of the branch's (renamed,
+	// deleted): the hall then shows every area rather than nothing.
+	areaFault string
 
 	w        fyne.Window
 	pal      palette      // the branch's colours, or the hall's own
@@ -152,16 +160,27 @@ func (h *Hall) show(u model.Change) {
 		h.loadLook(h.applyLook) // a configuration change always reloads
 	}
 	h.setLayout(h.opt.Layout.Or(s.HallLayout).Or(model.HallList))
-	setText(h.branch, s.Branch)
+	area := h.area(s)
+	title := s.Branch
+	if area != 0 { // the hall of one area says which, beside the branch
+		title += " · " + strings.TrimSpace(h.opt.Area)
+	}
+	setText(h.branch, title)
 	if u.Reloaded {
 		h.showClock() // the branch's zone may have come with it
 	}
+	full := s
+	s = s.InArea(area)
 	called := false
 	for _, ev := range u.Events {
 		if model.IsCall(ev) {
-			h.hot, called = *ev.Ticket, true
+			t, ok := callFor(full, area, *ev.Ticket)
+			if !ok {
+				continue // another area's call: its own hall says it
+			}
+			h.hot, called = t, true
 			select {
-			case h.say <- *ev.Ticket:
+			case h.say <- t:
 			default: // the speaker is far behind; the screen still shows it
 			}
 		}
@@ -233,6 +252,8 @@ func (h *Hall) showStatus() {
 		setText(h.linkT, tr("common.reconnecting"))
 	case f != "":
 		setText(h.linkT, f)
+	case h.areaFault != "":
+		setText(h.linkT, h.areaFault)
 	default:
 		setText(h.linkT, "")
 	}

@@ -53,6 +53,7 @@ type Kiosk struct {
 	header, stateBox                     *fyne.Container
 	overlay                              *fyne.Container
 	number, ahead, eta, printing, vipTag *canvas.Text
+	area                                 *canvas.Text // where to wait, when the branch has several areas
 	content                              fyne.CanvasObject
 }
 
@@ -99,10 +100,11 @@ func (k *Kiosk) build() {
 
 	k.vipTag, k.number = bigText("", 40, k.pal.warn), bigText("", 220, k.pal.num)
 	k.ahead, k.eta, k.printing = bigText("", 52, k.pal.sub), bigText("", 44, k.pal.sub), bigText("", 40, k.pal.ok)
+	k.area = bigText("", 48, k.pal.text)
 	// the button's label is a text of the scaler, read with the number
 	doneT := bigText(tr("kiosk.done"), 40, colBrand)
 	done := withLayout(touchSized{w: 4, h: 1.5, sc: sc}, widget.NewButton("", func() { k.hideTicket() }), sc.fit(doneT, 40))
-	card := middle(sc.fit(k.vipTag, 40), sc.fit(k.number, 220), sc.fit(k.ahead, 52), sc.fit(k.eta, 44),
+	card := middle(sc.fit(k.vipTag, 40), sc.fit(k.number, 220), sc.fit(k.area, 48), sc.fit(k.ahead, 52), sc.fit(k.eta, 44),
 		sc.fit(k.printing, 40), container.NewCenter(done))
 	k.overlayBg = canvas.NewRectangle(k.pal.bg)
 	k.overlay = container.NewStack(k.overlayBg, container.NewPadded(card))
@@ -162,7 +164,8 @@ func (k *Kiosk) applyLook(pal palette) {
 	k.pal = pal
 	k.bg.FillColor, k.overlayBg.FillColor = pal.bg, pal.bg
 	k.branch.Color, k.clockT.Color, k.title.Color = pal.text, pal.text, pal.text
-	k.number.Color = pal.num
+	k.number.Color, k.area.Color = pal.num, pal.text
+	k.area.Refresh()
 	k.ahead.Color, k.eta.Color, k.notice.text.Color, k.state.Color, k.vipTag.Color = pal.sub, pal.sub, pal.text, pal.warn, pal.warn
 	for _, o := range []fyne.CanvasObject{k.bg, k.overlayBg, k.branch, k.clockT, k.title, k.number, k.ahead, k.eta, k.notice.text, k.state, k.vipTag} {
 		o.Refresh()

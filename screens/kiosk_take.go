@@ -58,6 +58,7 @@ func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip
 	}
 	setText(k.vipTag, vipText)
 	setText(k.number, t.Number)
+	setText(k.area, waitArea(k.snap, t.Service))
 	setText(k.ahead, tr("kiosk.ahead", kv("N", pos.AheadText())))
 	setText(k.eta, etaText(pos))
 	if fault != "" {
@@ -85,6 +86,16 @@ func (k *Kiosk) hideTicket() {
 	k.hideAt = time.Time{}
 	k.overlay.Hide()
 	k.content.Refresh()
+}
+
+// waitArea says which area the customer of a service waits in, "" when
+// the branch has one area: nothing to choose.
+func waitArea(s model.Snapshot, service string) string {
+	a, ok := s.AreaOf(service)
+	if !ok || len(s.Areas) < 2 {
+		return ""
+	}
+	return tr("kiosk.area", kv("Area", a.Label()))
 }
 
 // etaText is the wait of pos; with no open window serving its service

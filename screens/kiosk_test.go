@@ -112,3 +112,30 @@ func TestKioskSaysWhyATapFailed(t *testing.T) {
 		t.Fatalf("a failed take showed %q and printed %v", k.Shown(), printer.numbers())
 	}
 }
+
+// The kiosk says which area to wait in after a number, only when the
+// branch has more than one.
+func TestKioskShowsTheAreaToWaitIn(t *testing.T) {
+	st := newStore(t)
+	w := newTestWindow(t, 1280, 720)
+	k := build(t, func(ctx context.Context) *Kiosk { return NewKiosk(ctx, w, st, &recorder{}) })
+	waitLoaded(t, k.Loaded())
+	waitFor(t, "tiles", func() bool { return slices.Contains(k.codes, "V") && !k.tileBtn[0].Disabled() })
+	WithUI(func() { test.Tap(k.tileBtn[slices.Index(k.codes, "V")]) })
+	waitFor(t, "the number", func() bool { return k.Shown() == "V001" })
+	var area string
+	WithUI(func() { area = k.area.Text; k.hideTicket() })
+	if area != "" {
+		t.Fatalf("one area, the kiosk says %q", area)
+	}
+
+	vip := twoAreas(t, st)
+	waitFor(t, "V in the second area", func() bool {
+		a, _ := k.snap.AreaOf("V")
+		return a.ID == vip.ID && !k.tileBtn[0].Disabled()
+	})
+	WithUI(func() { test.Tap(k.tileBtn[slices.Index(k.codes, "V")]) })
+	waitFor(t, "the VIP area", func() bool { return k.Shown() == "V002" && k.area.Text == "请到 二楼贵宾区（二楼） 等候" })
+	WithUI(func() { k.hideTicket(); test.Tap(k.tileBtn[slices.Index(k.codes, "A")]) })
+	waitFor(t, "the hall", func() bool { return k.Shown() == "A001" && k.area.Text == "请到 大厅 等候" })
+}

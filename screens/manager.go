@@ -48,6 +48,7 @@ type Manager struct {
 
 	mon      *monitor
 	services *servicesPage
+	areas    *areasPage
 	windows  *windowsPage
 	settings *settingsPage
 	display  *displayPage
@@ -66,6 +67,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.rules = model.ParseSettings(nil).Alerts
 	m.mon = newMonitor(newAlertList(m), newDashboard(m))
 	m.services = newServicesPage(m)
+	m.areas = newAreasPage(m)
 	m.windows = newWindowsPage(m)
 	m.settings = newSettingsPage(m)
 	m.display = newDisplayPage(m)
@@ -78,6 +80,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.tabs = container.NewAppTabs(
 		container.NewTabItem(tr("manager.monitor"), m.mon.content),
 		container.NewTabItem(tr("manager.services"), m.services.content),
+		container.NewTabItem(tr("manager.areas"), m.areas.content),
 		container.NewTabItem(tr("manager.windows"), m.windows.content),
 		container.NewTabItem(tr("manager.settings"), m.settings.content),
 		container.NewTabItem(tr("manager.display"), m.display.content),
@@ -108,6 +111,8 @@ func (m *Manager) show(u model.Change) {
 		m.deps.Sound() // once for the alerts this change brought, however many
 	}
 	m.windows.show(m.snap)
+	m.areas.show(m.snap)
+	m.services.showAreas(m.snap)
 	if u.Reloaded || slices.ContainsFunc(u.Events, func(ev model.Event) bool { return ev.Kind == model.EvHealth }) {
 		m.reports.health.load() // a check was recorded: the morning's verdict may have changed
 	}

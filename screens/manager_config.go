@@ -20,6 +20,8 @@ type servicesPage struct {
 	rows                               *fyne.Container
 	code, name, prio, start, width, so *widget.Entry
 	enabled                            *widget.Check
+	area                               *widget.Select // the service's waiting area, by name
+	areaList                           []model.Area   // the branch's, from the live state
 	msg                                *widget.Label
 	content                            fyne.CanvasObject
 }
@@ -29,11 +31,12 @@ func newServicesPage(m *Manager) *servicesPage {
 	p.code, p.name, p.prio = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	p.start, p.width, p.so = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	p.enabled = widget.NewCheck(tr("services.enabled"), nil)
+	p.area = widget.NewSelect(nil, nil)
 	form := widget.NewForm(
 		widget.NewFormItem(tr("services.code"), p.code), widget.NewFormItem(tr("services.name"), p.name),
 		widget.NewFormItem(tr("services.priority"), p.prio), widget.NewFormItem(tr("services.start"), p.start),
 		widget.NewFormItem(tr("services.width"), p.width), widget.NewFormItem(tr("services.sort"), p.so),
-		widget.NewFormItem("", p.enabled))
+		widget.NewFormItem(tr("services.area"), p.area), widget.NewFormItem("", p.enabled))
 	save := widget.NewButton(tr("common.save"), p.save)
 	save.Importance = widget.HighImportance
 	add := widget.NewButton(tr("services.new"), func() { p.edit(model.Service{Priority: model.DefaultPriority, StartNo: 1, Enabled: true}) })
@@ -64,6 +67,9 @@ func (p *servicesPage) load() {
 				state = tr("monitor.disabled")
 			}
 			text := tr("services.line", kv("Code", s.Code, "Name", s.Name, "P", s.Priority, "S", s.StartNo, "W", s.Width)) + " · " + state
+			if name := p.areaName(s.Area); len(p.areaList) > 1 && name != "" {
+				text += " · " + name
+			}
 			p.rows.Add(container.NewBorder(nil, nil, nil, widget.NewButton(tr("common.edit"), func() { p.edit(s) }), widget.NewLabel(text)))
 		}
 		p.content.Refresh()
@@ -78,12 +84,55 @@ func (p *servicesPage) edit(s model.Service) {
 	p.width.SetText(strconv.Itoa(s.Width))
 	p.so.SetText(strconv.Itoa(s.SortOrder))
 	p.enabled.SetChecked(s.Enabled)
+	p.area.SetSelected(p.areaName(s.Area))
+}
+
+// showAreas offers the live state's areas to the editor.
+func (p *servicesPage) showAreas(s model.Snapshot) {
+	if slices.Equal(s.Areas, p.areaList) {
+		return
+	}
+	p.areaList = slices.Clone(s.Areas)
+	names := make([]string, len(s.Areas))
+	for i, a := range s.Areas {
+		names[i] = a.Name
+	}
+	sel := p.area.Selected
+	p.area.SetOptions(names)
+	if !slices.Contains(names, sel) {
+		sel = p.areaName(0)
+	}
+	p.area.SetSelected(sel)
+}
+
+// areaName is the name of area id; 0 or an unknown id is the default
+// area's (the first), where a new service goes.
+func (p *servicesPage) areaName(id int64) string {
+	for _, a := range p.areaList {
+		if a.ID == id {
+			return a.Name
+		}
+	}
+	if len(p.areaList) > 0 {
+		return p.areaList[0].Name
+	}
+	return ""
+}
+
+// areaID is the area the editor names, 0 when it names none.
+func (p *servicesPage) areaID() int64 {
+	for _, a := range p.areaList {
+		if a.Name == p.area.Selected {
+			return a.ID
+		}
+	}
+	return 0
 }
 
 func (p *servicesPage) save() {
 	num := func(e *widget.Entry) int { n, _ := strconv.Atoi(strings.TrimSpace(e.Text)); return n }
 	s := model.Service{Code: p.code.Text, Name: p.name.Text, Priority: num(p.prio), StartNo: num(p.start),
-		Width: num(p.width), SortOrder: num(p.so), Enabled: p.enabled.Checked}
+		Width: num(p.width), SortOrder: num(p.so), Enabled: p.enabled.Checked, Area: p.areaID()}
 	p.m.async(func(ctx context.Context) error {
 		_, err := p.m.st.SaveService(ctx, s)
 		return err

@@ -30,6 +30,7 @@ type Setup struct {
 	lang          *widget.Select
 	layout        *widget.Select // a hall screen's own layout
 	media         *widget.Entry  // its folder of still images
+	area          *widget.Entry  // its waiting area, by name
 	save, demo    *widget.Button
 	msg           *widget.Label
 	peerRows, dbR *fyne.Container
@@ -137,6 +138,8 @@ func (s *Setup) build(cfg SetupValues) {
 	s.layout = widget.NewSelect(texts(layoutLabels()), nil)
 	s.media = widget.NewEntry()
 	s.media.SetPlaceHolder(`D:\hall\pictures`)
+	s.area = widget.NewEntry()
+	s.area.SetPlaceHolder(tr("setup.hall_area_hint"))
 	s.msg = widget.NewLabel("")
 	s.msg.Importance = widget.DangerImportance
 	s.msg.Wrapping = fyne.TextWrapWord
@@ -158,7 +161,7 @@ func (s *Setup) build(cfg SetupValues) {
 	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token), row("setup.fingerprint", s.pin))
 	s.dbR = row("setup.dsn", s.dsn)
 	s.printerRow = row("setup.printer", s.printer)
-	s.hallRows = container.NewVBox(row("setup.hall_layout", s.layout), row("setup.media_dir", s.media))
+	s.hallRows = container.NewVBox(row("setup.hall_layout", s.layout), row("setup.media_dir", s.media), row("setup.hall_area", s.area))
 	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	demoCard := widget.NewCard(tr("setup.demo_title"), tr("setup.demo_hint"), s.demo)
 	form := container.NewVBox(title,
@@ -188,6 +191,7 @@ func (s *Setup) fill(cfg SetupValues) {
 	s.layout.SetSelected(textOf(layoutLabels(), string(cfg.HallLayout)))
 	s.media.SetText(cfg.Media)
 	s.hotkeys = cfg.Hotkeys
+	s.area.SetText(cfg.HallArea)
 }
 
 // arrange shows only the fields the chosen role and mode need.
@@ -229,6 +233,7 @@ func (s *Setup) Values() SetupValues {
 		HallLayout:      s.hallLayout(),
 		Media:           s.hallMedia(),
 		Hotkeys:         s.hotkeys,
+		HallArea:        s.hallArea(),
 	}
 }
 
@@ -246,6 +251,13 @@ func (s *Setup) hallMedia() string {
 		return ""
 	}
 	return strings.TrimSpace(s.media.Text)
+}
+
+func (s *Setup) hallArea() string {
+	if r, _ := roleOf(s.role.Selected); r != model.RoleScreen {
+		return ""
+	}
+	return strings.TrimSpace(s.area.Text)
 }
 
 // kioskPrinter is the printer field when the role prints tickets (the

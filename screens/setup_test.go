@@ -161,8 +161,9 @@ func TestSetupHallLayout(t *testing.T) {
 	test.Tap(s.save)
 	s.layout.SetSelected(textOf(layoutLabels(), string(model.HallSplitTiles)))
 	s.media.SetText(" D:\\hall\\pictures ")
+	s.area.SetText(" 二楼贵宾区 ")
 	test.Tap(s.save)
-	if len(done) != 2 || done[0].HallLayout != "" || done[1].HallLayout != model.HallSplitTiles || done[1].Media != `D:\hall\pictures` {
+	if len(done) != 2 || done[0].HallLayout != "" || done[1].HallLayout != model.HallSplitTiles || done[1].Media != `D:\hall\pictures` || done[1].HallArea != "二楼贵宾区" {
 		t.Fatalf("saved %+v", done)
 	}
 	if got := k.Load(); got != done[1] {
@@ -174,7 +175,7 @@ func TestSetupHallLayout(t *testing.T) {
 	s.role.SetSelected(textOf(roleLabels(), "caller"))
 	s.window.SetText("2")
 	test.Tap(s.save)
-	if len(done) != 3 || done[2].HallLayout != "" || done[2].Media != "" {
+	if len(done) != 3 || done[2].HallLayout != "" || done[2].Media != "" || done[2].HallArea != "" {
 		t.Fatalf("a caller kept the hall's layout: %+v", done[2])
 	}
 }

@@ -35,6 +35,9 @@ type SetupValues struct {
 	// and the folder of still images its split layouts show.
 	HallLayout model.HallLayout `json:",omitempty"`
 	Media      string           `json:",omitempty"`
+	// HallArea is the name of the waiting area a hall screen shows and
+	// announces (e.g. 二楼贵宾区); "" is every area.
+	HallArea string `json:",omitempty"`
 	// Hotkeys are a caller's global hotkeys, "call=F8,recall=F9,…"; empty
 	// is the default keys, "off" none. The form does not show them: they
 	// come from the command line or a settings file.

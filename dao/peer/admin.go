@@ -90,7 +90,7 @@ func (s *Server) saveService(w http.ResponseWriter, r *http.Request, _ principal
 		return err
 	}
 	svc := model.Service{Code: code, Name: q.Name, Priority: q.Priority, StartNo: q.StartNo,
-		Width: q.Width, Enabled: q.Enabled, SortOrder: q.SortOrder}
+		Width: q.Width, Enabled: q.Enabled, SortOrder: q.SortOrder, Area: q.Area}
 	all, err := s.store.Services(r.Context())
 	if err != nil {
 		return err

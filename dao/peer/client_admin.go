@@ -62,7 +62,7 @@ func (c *Client) Services(ctx context.Context) ([]model.Service, error) {
 
 func (c *Client) SaveService(ctx context.Context, s model.Service) (model.Service, error) {
 	in := serviceRequest{Name: s.Name, Priority: s.Priority, StartNo: s.StartNo, Width: s.Width,
-		Enabled: s.Enabled, SortOrder: s.SortOrder}
+		Enabled: s.Enabled, SortOrder: s.SortOrder, Area: s.Area}
 	var out model.Service
 	return out, c.do(ctx, http.MethodPut, "/api/v1/services/"+url.PathEscape(s.Code), in, &out)
 }

@@ -31,8 +31,10 @@ type customerView struct {
 	Service string `json:"service"`
 	Status  string `json:"status"`
 	Window  int    `json:"window"`
-	Ahead   int    `json:"ahead"`
-	ETAMin  int    `json:"eta_min"`
+	// Area is where to wait, when the branch has more than one area.
+	Area   string `json:"area,omitempty"`
+	Ahead  int    `json:"ahead"`
+	ETAMin int    `json:"eta_min"`
 	// NoWindow: no open window serves it now, so eta_min is no wait to show.
 	NoWindow bool `json:"no_window,omitempty"`
 }
@@ -41,11 +43,11 @@ type customerView struct {
 type labels map[string]string
 
 var pageLabels = map[string]labels{
-	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "ahead": "前面还有", "people": "人",
+	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "area": "等候区", "ahead": "前面还有", "people": "人",
 		"eta": "预计等待", "minutes": "分钟", "nowindow": "暂无窗口办理，请稍候", "waiting": "等待中", "called": "请到 {w} 号窗口",
 		"passed": "已过号，请到窗口咨询", "serving": "正在办理", "done": "已办结", "cancelled": "已取消",
 		"notfound": "没有这个号码", "offline": "连接中断，正在重连…"},
-	"en": {"lang": "en", "title": "My queue number", "service": "Service", "ahead": "Ahead of you", "people": "",
+	"en": {"lang": "en", "title": "My queue number", "service": "Service", "area": "Waiting area", "ahead": "Ahead of you", "people": "",
 		"eta": "Estimated wait", "minutes": "min", "nowindow": "No window serving now, please wait", "waiting": "Waiting", "called": "Please go to window {w}",
 		"passed": "Passed — please ask at a window", "serving": "Being served", "done": "Done", "cancelled": "Cancelled",
 		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…"},
@@ -74,13 +76,7 @@ func (s *Server) view(ctx context.Context, pid string) (customerView, model.Tick
 	if err != nil {
 		return customerView{}, model.Ticket{}, err
 	}
-	var names map[string]string
-	if svcs, err := s.store.Services(ctx); err == nil {
-		names = make(map[string]string, len(svcs))
-		for _, sv := range svcs {
-			names[sv.Code] = sv.Name
-		}
-	}
+	names, _ := s.pageNames(ctx) // without them the page shows the code
 	var pos model.Position
 	if t.Status == model.Waiting {
 		pos, _ = s.store.Position(ctx, t.ID) // the page shows the number even if this fails
@@ -179,4 +175,34 @@ func (s *Server) customerLive(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// pageService is what the customer page says of a service: its name and,
+// when the branch has more than one area, the area its customers wait in.
+type pageService struct{ name, area string }
+
+// pageNames reads the services and, from a store that keeps areas, where
+// each one's customers wait.
+func (s *Server) pageNames(ctx context.Context) (map[string]pageService, error) {
+	svcs, err := s.store.Services(ctx)
+	if err != nil {
+		return nil, err
+	}
+	label := map[int64]string{}
+	if a, ok := s.store.(model.Areas); ok {
+		areas, err := a.Areas(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, ar := range areas {
+			if len(areas) > 1 {
+				label[ar.ID] = ar.Label()
+			}
+		}
+	}
+	out := make(map[string]pageService, len(svcs))
+	for _, sv := range svcs {
+		out[sv.Code] = pageService{name: sv.Name, area: label[sv.Area]}
+	}
+	return out, nil
 }

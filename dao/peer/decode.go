@@ -64,6 +64,9 @@ type (
 		Width     int    `json:"width"`
 		Enabled   bool   `json:"enabled"`
 		SortOrder int    `json:"sort_order"`
+		// Area absent or 0 keeps the service's area (a new one: the
+		// default area).
+		Area int64 `json:"area,omitempty"`
 	}
 	settingRequest struct {
 		Value string `json:"value"`
@@ -287,6 +290,9 @@ func (q windowRequest) validate() error {
 // validate checks the fields against the store's own limits; the code
 // comes from the path and is checked there.
 func (q serviceRequest) validate() error {
+	if q.Area < 0 {
+		return invalid("等候区编号须为正整数 (area id must be a positive integer)")
+	}
 	return model.CheckService(model.Service{Code: "A", Name: strings.TrimSpace(q.Name), Priority: q.Priority,
 		StartNo: q.StartNo, Width: q.Width, SortOrder: q.SortOrder})
 }

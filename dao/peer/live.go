@@ -26,9 +26,9 @@ type livePages struct {
 	mu     sync.Mutex
 	byPID  map[string]*liveTicket
 	byAddr map[string]int
-	done   int64             // newest event version the loop has applied
-	due    time.Time         // when moved entries may be worked out again
-	names  map[string]string // service code -> name; nil: reload
+	done   int64                  // newest event version the loop has applied
+	due    time.Time              // when moved entries may be worked out again
+	names  map[string]pageService // by service code; nil: reload
 }
 
 // liveTicket is one ticket shown by one or more pages. After it is

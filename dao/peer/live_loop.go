@@ -161,16 +161,12 @@ func (l *livePages) update(work []*liveTicket, needNames bool) {
 		}
 		l.mu.Unlock()
 	}
-	var names map[string]string
+	var names map[string]pageService
 	if needNames {
-		svcs, err := l.s.store.Services(ctx)
-		if err != nil {
+		var err error
+		if names, err = l.s.pageNames(ctx); err != nil {
 			failed(work...)
 			return
-		}
-		names = make(map[string]string, len(svcs))
-		for _, sv := range svcs {
-			names[sv.Code] = sv.Name
 		}
 	}
 	var ready, gone []*liveTicket
@@ -228,10 +224,10 @@ func (l *livePages) update(work []*liveTicket, needNames bool) {
 }
 
 // makeView is what the customer sees of t.
-func makeView(t model.Ticket, names map[string]string, pos model.Position) customerView {
+func makeView(t model.Ticket, names map[string]pageService, pos model.Position) customerView {
 	v := customerView{Number: t.Number, Service: t.Service, Status: t.Status.String(), Window: t.Window}
 	if n, ok := names[t.Service]; ok {
-		v.Service = n
+		v.Service, v.Area = n.name, n.area
 	}
 	if t.Status == model.Waiting {
 		v.Ahead, v.ETAMin, v.NoWindow = pos.Ahead, (pos.ETASeconds+59)/60, pos.NoWindow

@@ -56,7 +56,7 @@ func httpStatus(code string) int {
 		return http.StatusForbidden
 	case model.ENotFound, model.EQueueEmpty:
 		return http.StatusNotFound
-	case model.EInvalidTransition, model.EConflict, model.EOtherDay:
+	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty:
 		return http.StatusConflict
 	case model.EWindowNotOpen, model.EWindowNotServing, model.EWrongPassword, model.EStaffDisabled:
 		return http.StatusUnprocessableEntity

@@ -211,21 +211,32 @@ func (s *GormStore) Services(ctx context.Context) ([]model.Service, error) {
 	return out, nil
 }
 
-// SaveService creates or updates a service by code.
+// SaveService creates or updates a service by code; its Area 0 keeps the
+// area it has, or puts a new service in the default area.
 func (s *GormStore) SaveService(ctx context.Context, v model.Service) (model.Service, error) {
 	v.Code, v.Name = strings.ToUpper(strings.TrimSpace(v.Code)), strings.TrimSpace(v.Name)
 	if err := model.CheckService(v); err != nil {
 		return v, err
 	}
 	err := s.write(ctx, func(t *txn) error {
-		err := s.d.insertIgnore(t.DB, "service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},
-			[]any{s.branchID, v.Code, v.Name, v.Priority, v.StartNo, v.Width, v.Enabled, v.SortOrder})
+		area, err := t.serviceArea(v.Area)
+		if err != nil {
+			return err
+		}
+		err = s.d.insertIgnore(t.DB, "service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order", "area_id"},
+			[]any{s.branchID, v.Code, v.Name, v.Priority, v.StartNo, v.Width, v.Enabled, v.SortOrder, area})
 		if err != nil {
 			return err
 		}
 		if err := t.Exec("UPDATE service SET name = ?, priority = ?, start_no = ?, width = ?, enabled = ?, sort_order = ? WHERE branch_id = ? AND code = ?",
 			v.Name, v.Priority, v.StartNo, v.Width, v.Enabled, v.SortOrder, s.branchID, v.Code).Error; err != nil {
 			return err
+		}
+		// Area 0 keeps the area the service has: older clients send none.
+		if v.Area != 0 {
+			if err := t.Exec("UPDATE service SET area_id = ? WHERE branch_id = ? AND code = ?", area, s.branchID, v.Code).Error; err != nil {
+				return err
+			}
 		}
 		t.svc = nil
 		row, err := t.serviceByCode(v.Code)

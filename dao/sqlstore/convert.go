@@ -81,7 +81,7 @@ type eventDetail struct {
 
 func (r serviceRow) toModel() model.Service {
 	return model.Service{ID: r.ID, Code: r.Code, Name: r.Name, Priority: r.Priority, StartNo: r.StartNo,
-		Width: r.Width, Enabled: r.Enabled, SortOrder: r.SortOrder}
+		Width: r.Width, Enabled: r.Enabled, SortOrder: r.SortOrder, Area: r.AreaID}
 }
 
 func (r windowRow) toModel(services []string) model.Window {

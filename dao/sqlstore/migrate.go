@@ -22,7 +22,10 @@ func (s *GormStore) migrate(ctx context.Context) error {
 	if err := s.d.migrate(db); err != nil {
 		return err
 	}
-	return s.seed(ctx)
+	if err := s.seed(ctx); err != nil {
+		return err
+	}
+	return s.migrateAreas(ctx)
 }
 
 type seedService struct {

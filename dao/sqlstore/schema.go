@@ -25,6 +25,9 @@ type serviceRow struct {
 	Width     int    `gorm:"not null"`
 	Enabled   bool   `gorm:"not null"`
 	SortOrder int    `gorm:"not null"`
+	// AreaID is the waiting area (areaRow); added later, so old rows
+	// read 0 until the migration puts them in the default area.
+	AreaID int64 `gorm:"not null;default:0"`
 }
 
 func (serviceRow) TableName() string { return "service" }
@@ -186,5 +189,5 @@ func (terminalRow) TableName() string { return "terminal" }
 
 func allTables() []any {
 	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
-		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}}
+		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}, &areaRow{}}
 }

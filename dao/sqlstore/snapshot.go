@@ -47,6 +47,9 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 		return snap, err
 	}
 	r.date = snap.BusinessDate // the windows' clerks are today's
+	if snap.Areas, err = r.areas(); err != nil {
+		return snap, err
+	}
 	if snap.Windows, err = s.windowStates(r); err != nil {
 		return snap, err
 	}
@@ -108,7 +111,7 @@ func (s *GormStore) serviceCounts(r *txn, cal model.Calendar, now time.Time) ([]
 	})
 	out := make([]model.ServiceCount, len(rows))
 	for i, v := range rows {
-		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Taken: taken[v.ID], Passed: passed[v.ID], Enabled: v.Enabled}
+		out[i] = model.ServiceCount{Code: v.Code, Name: v.Name, Waiting: waiting[v.ID], Taken: taken[v.ID], Passed: passed[v.ID], Enabled: v.Enabled, Area: v.AreaID}
 	}
 	return out, nil
 }
