@@ -47,6 +47,14 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 	var out model.Window
 	var refused error // committed, and still the answer (a counted wrong password)
 	err = s.write(ctx, func(t *txn) error {
+		// Lock the account's row before reading it: a disable, a reset or
+		// a lock committed meanwhile is then read here, and one coming
+		// later waits for this sign-in (a disable then finds the window
+		// to sign out). Read unlocked, a disable committing between the
+		// read and the window's write left a disabled clerk signed in.
+		if err := t.Exec("UPDATE staff SET fail_count = fail_count WHERE id = ?", row.ID).Error; err != nil {
+			return err
+		}
 		cur, err := t.staffByNumber(number)
 		if err != nil {
 			return err
