@@ -1,0 +1,39 @@
+package sqlstore_test
+
+import (
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+)
+
+// A ticket a clerk passed, requeued and passed again at a window nobody
+// is signed in at counts for no clerk: its last pass names nobody. The
+// clerk's own page and the report's facts agree.
+func TestStaffLastPassByNobody(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		addStaff(t, s, "8101", "林静")
+		_, err := s.SignIn(bg, 1, "8101", staffPass)
+		okAny(t, err)
+		tk := take(t, s, "A", 0)
+		ok(t)(s.CallNext(bg, 1, ""))
+		ok(t)(s.Pass(bg, tk.ID, 1))
+		ok(t)(s.Requeue(bg, tk.ID, 1))
+		ok(t)(s.CallNext(bg, 2, ""))
+		ok(t)(s.Pass(bg, tk.ID, 2)) // window 2: nobody signed in
+		f, err := s.StaffToday(bg, 1)
+		okAny(t, err)
+		if f.Passed != 0 {
+			t.Errorf("the clerk's page counts %d passed, want 0: the last pass was at window 2 with nobody signed in", f.Passed)
+		}
+		now, err := s.Now(bg)
+		okAny(t, err)
+		_, passed, err := s.StaffActs(bg, now.Add(-time.Hour), now.Add(time.Hour))
+		okAny(t, err)
+		if id, ok := passed[tk.ID]; ok {
+			t.Errorf("the report credits staff %d with the pass, want nobody", id)
+		}
+	})
+}
+
