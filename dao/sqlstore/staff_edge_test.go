@@ -6,6 +6,7 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 )
 
 // A ticket a clerk passed, requeued and passed again at a window nobody
@@ -37,3 +38,24 @@ func TestStaffLastPassByNobody(t *testing.T) {
 	})
 }
 
+// The account list says locked while the lock holds by the database
+// clock, and no longer once it has run out (the manager's list and
+// `jiaohao staff list` read it).
+func TestStaffListLockRunsOut(t *testing.T) {
+	s := daotest.SQLite(t)
+	addStaff(t, s, "8201", "何平")
+	for range model.StaffLockAfter {
+		s.SignIn(bg, 1, "8201", "wrong-pass")
+	}
+	list, err := s.StaffList(bg)
+	okAny(t, err)
+	if list[0].LockedUntil == nil {
+		t.Fatal("locked account listed without its lock")
+	}
+	s.ShiftClock(model.StaffLockFor + time.Second)
+	list, err = s.StaffList(bg)
+	okAny(t, err)
+	if list[0].LockedUntil != nil {
+		t.Fatalf("lock until %v listed after it ran out", list[0].LockedUntil)
+	}
+}
