@@ -59,3 +59,21 @@ func TestStaffListLockRunsOut(t *testing.T) {
 		t.Fatalf("lock until %v listed after it ran out", list[0].LockedUntil)
 	}
 }
+
+// A disabled account says so only to its right password: to a wrong one
+// it answers as an unknown number does, so a guesser cannot find the
+// numbers of clerks who left.
+func TestStaffDisabledNeedsThePassword(t *testing.T) {
+	s := daotest.SQLite(t)
+	addStaff(t, s, "8301", "罗兰")
+	_, err := s.SetStaffEnabled(bg, "8301", false)
+	okAny(t, err)
+	_, err = s.SignIn(bg, 1, "8301", "wrong-pass")
+	wantCode(t, err, model.EWrongPassword)
+	_, unknown := s.SignIn(bg, 1, "8399", "wrong-pass")
+	if model.ErrorMessage(err) != model.ErrorMessage(unknown) {
+		t.Errorf("disabled %q, unknown %q: the answers tell them apart", model.ErrorMessage(err), model.ErrorMessage(unknown))
+	}
+	_, err = s.SignIn(bg, 1, "8301", staffPass)
+	wantCode(t, err, model.EStaffDisabled)
+}

@@ -60,6 +60,9 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 			return err
 		}
 		if !cur.Enabled {
+			if !right || cur.PassHash != row.PassHash { // said to the password only: numbers of clerks who left stay unknown
+				return errBadSignIn
+			}
 			return model.Errorf(model.EStaffDisabled, "工号 %s 已停用 (account disabled)", number)
 		}
 		if locked(cur, t.now) {
