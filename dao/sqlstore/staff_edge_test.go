@@ -77,3 +77,25 @@ func TestStaffDisabledNeedsThePassword(t *testing.T) {
 	_, err = s.SignIn(bg, 1, "8301", staffPass)
 	wantCode(t, err, model.EStaffDisabled)
 }
+
+// A ticket the call timer passes counts for the clerk who called it, not
+// for whoever signed in at the window meanwhile (a change of shift).
+func TestStaffTimeoutNamesTheCaller(t *testing.T) {
+	s := daotest.SQLite(t)
+	caller := addStaff(t, s, "8401", "唐宁")
+	addStaff(t, s, "8402", "宋雨")
+	settings(t, s, "call_timeout_s", "5", "recall_max", "0")
+	_, err := s.SignIn(bg, 1, "8401", staffPass)
+	okAny(t, err)
+	tk := take(t, s, "A", 0)
+	ok(t)(s.CallNext(bg, 1, ""))
+	_, err = s.SignIn(bg, 1, "8402", staffPass) // the next shift takes the window
+	okAny(t, err)
+	s.ShiftClock(10 * time.Second)
+	sweep(t, s)
+	var raw []int64
+	okAny(t, s.DB().Raw("SELECT staff_id FROM queue_event WHERE kind = ? AND ticket_id = ?", model.EvTimeout, tk.ID).Scan(&raw).Error)
+	if len(raw) != 1 || raw[0] != caller.ID {
+		t.Fatalf("the timeout names staff %v, want the caller %d", raw, caller.ID)
+	}
+}
