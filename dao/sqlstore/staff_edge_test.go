@@ -1,6 +1,7 @@
 package sqlstore_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -98,4 +99,17 @@ func TestStaffTimeoutNamesTheCaller(t *testing.T) {
 	if len(raw) != 1 || raw[0] != caller.ID {
 		t.Fatalf("the timeout names staff %v, want the caller %d", raw, caller.ID)
 	}
+}
+
+// bcrypt reads 72 bytes only: a password of 72 with anything typed after
+// it is still a wrong password, not the account's.
+func TestStaffPasswordPastBcryptsLength(t *testing.T) {
+	s := daotest.SQLite(t)
+	long := strings.Repeat("p", model.MaxPasswordLen)
+	_, err := s.AddStaff(bg, model.Staff{Number: "8501", Name: "江河"}, long)
+	okAny(t, err)
+	_, err = s.SignIn(bg, 1, "8501", long+"-and-more")
+	wantCode(t, err, model.EWrongPassword)
+	_, err = s.SignIn(bg, 1, "8501", long)
+	okAny(t, err)
 }

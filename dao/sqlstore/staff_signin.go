@@ -43,7 +43,9 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 	if err != nil {
 		return model.Window{}, s.wrap(err)
 	}
-	right := bcrypt.CompareHashAndPassword([]byte(row.PassHash), []byte(password)) == nil
+	// bcrypt compares the first 72 bytes only: a longer password, never
+	// one an account can have, is wrong whatever it starts with.
+	right := bcrypt.CompareHashAndPassword([]byte(row.PassHash), []byte(password)) == nil && len(password) <= model.MaxPasswordLen
 	var out model.Window
 	var refused error // committed, and still the answer (a counted wrong password)
 	err = s.write(ctx, func(t *txn) error {
