@@ -113,3 +113,23 @@ func TestStaffPasswordPastBcryptsLength(t *testing.T) {
 	_, err = s.SignIn(bg, 1, "8501", long)
 	okAny(t, err)
 }
+
+// A clerk signing in at a window another clerk works at signs that clerk
+// out with an event naming them, as a move between windows does: the log
+// has an end for every sign-in.
+func TestStaffSignInReplacesWithASignOut(t *testing.T) {
+	s := daotest.SQLite(t)
+	first := addStaff(t, s, "8601", "许诺")
+	next := addStaff(t, s, "8602", "韩梅")
+	_, err := s.SignIn(bg, 1, "8601", staffPass)
+	okAny(t, err)
+	v := lastVersion(t, s)
+	_, err = s.SignIn(bg, 1, "8602", staffPass)
+	okAny(t, err)
+	evs, err := s.EventsSince(bg, v, 10)
+	okAny(t, err)
+	if len(evs) != 2 || evs[0].Kind != model.EvSignOut || evs[0].StaffID != first.ID || evs[0].Window != 1 ||
+		evs[1].Kind != model.EvSignIn || evs[1].StaffID != next.ID {
+		t.Fatalf("events of the takeover: %+v", evs)
+	}
+}

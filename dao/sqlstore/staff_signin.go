@@ -80,6 +80,15 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 		if _, err := t.window(window); err != nil {
 			return err
 		}
+		// The clerk working here today is signed out with an event of
+		// their own, as a move between windows is: every sign-in ends.
+		if prev, err := t.eventStaff(window); err != nil {
+			return err
+		} else if prev != nil && *prev != cur.ID {
+			if err := t.signOutStaff(*prev, -1); err != nil {
+				return err
+			}
+		}
 		if err := t.signOutStaff(cur.ID, window); err != nil {
 			return err
 		}
