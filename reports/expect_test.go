@@ -200,15 +200,22 @@ func expectStaff(t *testing.T, st *sqlstore.GormStore, all []rawTicket, events [
 		byID[p.ID] = reports.StaffStats{Number: p.Number, Name: p.Name}
 	}
 	finisher, passer := map[int64]int64{}, map[int64]int64{}
+	credit := func(m map[int64]int64, e rawEvent) { // a pass by nobody clears an earlier clerk's
+		if e.StaffID == nil {
+			delete(m, *e.TicketID)
+		} else {
+			m[*e.TicketID] = *e.StaffID
+		}
+	}
 	for _, e := range events { // in version order: the last pass wins
-		if e.TicketID == nil || e.StaffID == nil {
+		if e.TicketID == nil {
 			continue
 		}
 		if e.Kind == "finish" {
-			finisher[*e.TicketID] = *e.StaffID
+			credit(finisher, e)
 		}
 		if (e.Kind == "pass" || e.Kind == "timeout") && e.ToStatus == 3 {
-			passer[*e.TicketID] = *e.StaffID
+			credit(passer, e)
 		}
 	}
 	times := map[int64][]time.Duration{}
@@ -217,10 +224,12 @@ func expectStaff(t *testing.T, st *sqlstore.GormStore, all []rawTicket, events [
 		if d := tk.IssuedAt.In(st.Location()).Format("2006-01-02"); d < from || d > to {
 			continue
 		}
-		if id, ok := finisher[tk.ID]; ok && tk.Status == 5 {
+		if tk.Status == 5 { // no finisher: nobody's row, id 0, no number
+			id := finisher[tk.ID]
 			times[id] = append(times[id], tk.FinishedAt.Sub(*tk.ServeStartedAt))
 		}
-		if id, ok := passer[tk.ID]; ok && tk.Status == 3 {
+		if tk.Status == 3 {
+			id := passer[tk.ID]
 			s := byID[id]
 			s.Passed++
 			byID[id] = s

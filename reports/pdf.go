@@ -177,7 +177,11 @@ func (d *pdfDoc) staff(r Report) {
 	d.heading(d.lb.Staff)
 	rows := make([][]string, 0, len(r.Staff))
 	for _, s := range r.Staff {
-		rows = append(rows, []string{s.Number + " " + s.Name, itoa(s.Served), Clock(s.AvgService), itoa(s.Passed)})
+		who := s.Number + " " + s.Name
+		if s.Number == "" {
+			who = d.lb.NoClerk
+		}
+		rows = append(rows, []string{who, itoa(s.Served), Clock(s.AvgService), itoa(s.Passed)})
 	}
 	d.table([]string{d.lb.Clerk, d.lb.Served, d.lb.AvgService, d.lb.Passed}, []float64{2, 1, 1.3, 1}, rows)
 }

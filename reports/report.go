@@ -25,7 +25,8 @@ type Report struct {
 	Totals      Totals
 	Services    []ServiceStats
 	Windows     []WindowStats
-	// Staff is the clerks who served or passed a ticket, by staff number.
+	// Staff is the clerks who served or passed a ticket, by staff number,
+	// then a row with no number for what nobody signed in did.
 	Staff []StaffStats
 	// Sources counts the tickets by where they were taken: the kiosk, then
 	// the window (窗口代取), then any other source by name.

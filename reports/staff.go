@@ -13,7 +13,9 @@ import (
 // that name the clerk signed in at the acting window. A done ticket
 // counts for the clerk of its finish, with its service time (start to
 // finish, as per window); a ticket passed now counts for the clerk of its
-// last pass.
+// last pass. What no clerk finished or passed (nobody signed in at the
+// window) is a row of its own, number and name empty, so the table adds
+// up to the report's totals.
 
 // StaffStats is one clerk over the period.
 type StaffStats struct {
@@ -60,15 +62,17 @@ func (t *tally) addStaff(tk *model.TicketFact, serviceTime time.Duration, done b
 	if f.finished == nil {
 		return
 	}
-	if id, ok := f.finished[tk.ID]; ok && done {
+	if done { // absent: nobody, id 0
+		id := f.finished[tk.ID]
 		t.st.times[id] = append(t.st.times[id], serviceTime)
 	}
-	if id, ok := f.passed[tk.ID]; ok && model.Status(tk.Status) == model.Passed {
-		t.st.passed[id]++
+	if model.Status(tk.Status) == model.Passed {
+		t.st.passed[f.passed[tk.ID]]++
 	}
 }
 
-// staffList is the clerks with any figure, by staff number.
+// staffList is the clerks with any figure, by staff number, then
+// nobody's row.
 func (t *tally) staffList() []StaffStats {
 	ids := map[int64]bool{}
 	for id := range t.st.times {
@@ -83,6 +87,11 @@ func (t *tally) staffList() []StaffStats {
 		out = append(out, StaffStats{Number: s.Number, Name: s.Name, Served: len(t.st.times[id]),
 			AvgService: Average(t.st.times[id]), Passed: t.st.passed[id]})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	sort.Slice(out, func(i, j int) bool { // nobody's row last
+		if (out[i].Number == "") != (out[j].Number == "") {
+			return out[j].Number == ""
+		}
+		return out[i].Number < out[j].Number
+	})
 	return out
 }

@@ -107,6 +107,9 @@ func (p *staffPage) row(s model.Staff) fyne.CanvasObject {
 	if !s.Enabled {
 		state = tr("staff.disabled")
 	}
+	if s.LockedUntil != nil { // the manager's reset lifts it at once
+		state += " · " + tr("staff.locked")
+	}
 	services := tr("staff.any_service")
 	if len(s.Services) > 0 {
 		services = strings.Join(s.Services, " ")

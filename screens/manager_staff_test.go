@@ -71,3 +71,21 @@ func rowText(p *staffPage) string {
 	}
 	return ""
 }
+
+// An account locked by wrong passwords says so in the manager's list,
+// where the reset that lifts the lock is.
+func TestManagerStaffPageShowsTheLock(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	if _, err := st.AddStaff(ctx, model.Staff{Number: "1002", Name: "王强"}, "clerk-pass"); err != nil {
+		t.Fatal(err)
+	}
+	for range model.StaffLockAfter {
+		st.SignIn(ctx, 1, "1002", "wrong-pass")
+	}
+	w := newTestWindow(t, 1000, 700)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	WithUI(func() { m.staff.load() })
+	waitFor(t, "the lock shown", func() bool { return rowText(m.staff) == "1002 王强 · 启用 · 已锁定 · 窗口的全部业务" })
+}

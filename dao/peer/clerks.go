@@ -178,14 +178,26 @@ func (s *Server) clerkServices(w http.ResponseWriter, r *http.Request, _ princip
 	})
 }
 
+// clerkPassword answers no body: the store's reset returns no account,
+// and a made-up one (enabled false, no services) would mislead a client.
 func (s *Server) clerkPassword(w http.ResponseWriter, r *http.Request, _ principal) error {
-	return s.clerkChange(w, r, func(a model.StaffAdmin, number string) (model.Staff, error) {
-		q, err := decode[passwordRequest](r, false)
-		if err != nil {
-			return model.Staff{}, err
-		}
-		return model.Staff{Number: number}, a.ResetStaffPassword(r.Context(), number, q.Password)
-	})
+	number, err := clerkNumber(r)
+	if err != nil {
+		return err
+	}
+	q, err := decode[passwordRequest](r, false)
+	if err != nil {
+		return err
+	}
+	a, err := s.staffAdmin()
+	if err != nil {
+		return err
+	}
+	if err := a.ResetStaffPassword(r.Context(), number, q.Password); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 func (s *Server) clerkChange(w http.ResponseWriter, r *http.Request, fn func(model.StaffAdmin, string) (model.Staff, error)) error {

@@ -1,8 +1,10 @@
 package peer
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -75,5 +77,25 @@ func TestClerksThroughThePeer(t *testing.T) {
 	// The request log has the sign-ins but never a password.
 	if l := logs.String(); !strings.Contains(l, "/clerk") || strings.Contains(l, "clerk-pass") || strings.Contains(l, "wrong-pass") {
 		t.Fatalf("request log:\n%s", l)
+	}
+}
+
+// A password reset answers 204 with no body: it used to answer a made-up
+// account holding only the number, enabled false and no services, which
+// a client would take for the account's state.
+func TestClerkPasswordResetAnswersNoAccount(t *testing.T) {
+	e := newEnv(t, Options{})
+	if _, err := e.store.AddStaff(context.Background(), model.Staff{Number: "8201", Name: "严宽"}, "clerk-pass"); err != nil {
+		t.Fatal(err)
+	}
+	status, body := e.call(t, "PUT", "/api/v1/clerks/8201/password", e.tokens[model.RoleManager], `{"password":"new-pass-1"}`)
+	if status != http.StatusNoContent || len(bytes.TrimSpace(body)) != 0 {
+		t.Fatalf("reset answered %d %q, want 204 and no body", status, body)
+	}
+	if err := e.client(t, model.RoleManager).ResetStaffPassword(context.Background(), "8201", "new-pass-2"); err != nil {
+		t.Fatalf("the client's reset: %v", err)
+	}
+	if _, err := e.store.SignIn(context.Background(), 1, "8201", "new-pass-2"); err != nil {
+		t.Fatalf("the new password: %v", err)
 	}
 }

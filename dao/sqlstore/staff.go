@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
@@ -33,13 +34,17 @@ func hashPassword(p string) (string, error) {
 
 // StaffList lists the branch's accounts by staff number.
 func (s *GormStore) StaffList(ctx context.Context) ([]model.Staff, error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
 	var rows []staffRow
 	if err := s.db.WithContext(ctx).Where("branch_id = ?", s.branchID).Order("number").Find(&rows).Error; err != nil {
 		return nil, s.wrap(err)
 	}
 	out := make([]model.Staff, len(rows))
 	for i, r := range rows {
-		out[i] = r.toModel()
+		out[i] = r.toModel(now)
 	}
 	return out, nil
 }
@@ -73,7 +78,7 @@ func (s *GormStore) AddStaff(ctx context.Context, st model.Staff, password strin
 			}
 			return err
 		}
-		out = row.toModel()
+		out = row.toModel(t.now)
 		return nil
 	})
 	return out, err
@@ -137,7 +142,7 @@ func (s *GormStore) updateStaff(ctx context.Context, number string, fn func(*txn
 		if err := fn(t, &r); err != nil {
 			return err
 		}
-		out = r.toModel()
+		out = r.toModel(t.now)
 		return nil
 	})
 	return out, err
@@ -171,9 +176,13 @@ func (t *txn) checkServiceCodes(codes []string) (string, error) {
 	return strings.Join(out, ","), nil
 }
 
-func (r staffRow) toModel() model.Staff {
-	st := model.Staff{ID: r.ID, Number: r.Number, Name: r.Name, Enabled: r.Enabled, Services: splitCodes(r.Services),
-		LockedUntil: utcPtr(r.LockedUntil)}
+// toModel is the account as of now (the database clock): a lock that has
+// run out stays in the row until the next wrong password, but is no lock.
+func (r staffRow) toModel(now time.Time) model.Staff {
+	st := model.Staff{ID: r.ID, Number: r.Number, Name: r.Name, Enabled: r.Enabled, Services: splitCodes(r.Services)}
+	if locked(r, now) {
+		st.LockedUntil = utcPtr(r.LockedUntil)
+	}
 	return st
 }
 

@@ -105,3 +105,24 @@ func (t *txn) clerkServiceIDs(window int, ids []int64) ([]int64, error) {
 	}
 	return out, nil
 }
+
+// nameCaller makes the events of a timer acting on a called ticket name
+// the clerk of the call it acts on (the latest event that left the ticket
+// called), not whoever signed in at the window since: a change of shift
+// must not hand the last clerk's passes to the next.
+func (t *txn) nameCaller(c model.Ticket) error {
+	var ids []*int64
+	if err := t.Model(&eventRow{}).Select("staff_id").
+		Where("branch_id = ? AND ticket_id = ? AND to_status = ?", t.s.branchID, c.ID, int(model.Called)).
+		Order("version DESC").Limit(1).Scan(&ids).Error; err != nil {
+		return err
+	}
+	if t.clerks == nil {
+		t.clerks = map[int]*int64{}
+	}
+	t.clerks[c.Window] = nil
+	if len(ids) == 1 {
+		t.clerks[c.Window] = ids[0]
+	}
+	return nil
+}

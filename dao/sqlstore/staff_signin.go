@@ -43,15 +43,28 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 	if err != nil {
 		return model.Window{}, s.wrap(err)
 	}
-	right := bcrypt.CompareHashAndPassword([]byte(row.PassHash), []byte(password)) == nil
+	// bcrypt compares the first 72 bytes only: a longer password, never
+	// one an account can have, is wrong whatever it starts with.
+	right := bcrypt.CompareHashAndPassword([]byte(row.PassHash), []byte(password)) == nil && len(password) <= model.MaxPasswordLen
 	var out model.Window
 	var refused error // committed, and still the answer (a counted wrong password)
 	err = s.write(ctx, func(t *txn) error {
+		// Lock the account's row before reading it: a disable, a reset or
+		// a lock committed meanwhile is then read here, and one coming
+		// later waits for this sign-in (a disable then finds the window
+		// to sign out). Read unlocked, a disable committing between the
+		// read and the window's write left a disabled clerk signed in.
+		if err := t.Exec("UPDATE staff SET fail_count = fail_count WHERE id = ?", row.ID).Error; err != nil {
+			return err
+		}
 		cur, err := t.staffByNumber(number)
 		if err != nil {
 			return err
 		}
 		if !cur.Enabled {
+			if !right || cur.PassHash != row.PassHash { // said to the password only: numbers of clerks who left stay unknown
+				return errBadSignIn
+			}
 			return model.Errorf(model.EStaffDisabled, "工号 %s 已停用 (account disabled)", number)
 		}
 		if locked(cur, t.now) {
@@ -66,6 +79,15 @@ func (s *GormStore) SignIn(ctx context.Context, window int, number, password str
 		}
 		if _, err := t.window(window); err != nil {
 			return err
+		}
+		// The clerk working here today is signed out with an event of
+		// their own, as a move between windows is: every sign-in ends.
+		if prev, err := t.eventStaff(window); err != nil {
+			return err
+		} else if prev != nil && *prev != cur.ID {
+			if err := t.signOutStaff(*prev, -1); err != nil {
+				return err
+			}
 		}
 		if err := t.signOutStaff(cur.ID, window); err != nil {
 			return err

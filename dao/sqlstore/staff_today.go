@@ -53,17 +53,17 @@ func (s *GormStore) StaffToday(ctx context.Context, window int) (model.StaffFigu
 	}
 	var passes []struct {
 		TicketID int64
-		StaffID  int64
+		StaffID  *int64 // the last pass may name nobody
 	}
 	if err := r.Raw(`SELECT e.ticket_id, e.staff_id FROM queue_event e JOIN ticket t ON t.id = e.ticket_id
-		WHERE e.branch_id = ? AND e.kind IN ? AND e.to_status = ? AND e.staff_id IS NOT NULL AND t.business_date = ? AND t.status = ?
+		WHERE e.branch_id = ? AND e.kind IN ? AND e.to_status = ? AND t.business_date = ? AND t.status = ?
 		ORDER BY e.version`, s.branchID, []string{model.EvPass, model.EvTimeout}, int(model.Passed), r.date, int(model.Passed)).
 		Scan(&passes).Error; err != nil {
 		return out, s.wrap(err)
 	}
 	last := map[int64]int64{}
 	for _, p := range passes {
-		last[p.TicketID] = p.StaffID
+		setActor(last, p.TicketID, p.StaffID)
 	}
 	for _, id := range last {
 		if id == clerk.ID {

@@ -35,6 +35,9 @@ func (s *GormStore) Sweep(ctx context.Context) (model.SweepResult, error) {
 			if c.Status != model.Called || c.CalledAt == nil || !c.CalledAt.Before(t.now.Add(-st.CallTimeout)) {
 				return c, errSkip // recalled, started or moved by another sweeper meanwhile
 			}
+			if err := t.nameCaller(c); err != nil {
+				return c, err
+			}
 			return model.Timeout(c, st.RecallMax)
 		})
 		switch {
