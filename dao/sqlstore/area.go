@@ -132,6 +132,9 @@ func (s *GormStore) SaveArea(ctx context.Context, a model.Area) (model.Area, err
 // DeleteArea removes an empty area that is not the branch's last.
 func (s *GormStore) DeleteArea(ctx context.Context, id int64) error {
 	return s.write(ctx, func(t *txn) error {
+		if err := t.lockAreas(); err != nil {
+			return err
+		}
 		a, err := t.area(id)
 		if err != nil {
 			return err
@@ -157,9 +160,19 @@ func (s *GormStore) DeleteArea(ctx context.Context, id int64) error {
 	})
 }
 
+// lockAreas makes deleting an area and putting a service in one take
+// turns across PCs: each reads before it writes (the area is there, the
+// area is empty), and two at once would both pass and leave the service
+// in an area that is gone. Both are the manager's rare work, so the
+// branch lock costs nothing that matters.
+func (t *txn) lockAreas() error { return t.s.d.lockBranch(t.DB, t.s.branchID) }
+
 // serviceArea is the area a saved service goes to: the one asked for,
 // which must exist, or for 0 the default (used only by a new service).
 func (t *txn) serviceArea(id int64) (int64, error) {
+	if err := t.lockAreas(); err != nil {
+		return 0, err
+	}
 	if id == 0 {
 		return defaultArea(t.DB, t.s.branchID)
 	}

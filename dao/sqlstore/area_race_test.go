@@ -1,0 +1,77 @@
+package sqlstore_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gorm.io/gorm"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/model"
+)
+
+// Two PCs at once: one moves a service into an area, the other deletes
+// that area. One of them must be refused; a service must never be left in
+// an area that is gone (its calls would reach no hall of an area until
+// the next start). On the servers both are held at the branch row until
+// both have done their reads, the interleaving that lets both through.
+func TestDeletingAnAreaRacesMovingAServiceIntoIt(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		st := openStores(t, dsn, 2)
+		vip := val(st[0].SaveArea(bg, model.Area{Name: "二楼贵宾区", Where: "二楼"}))(t)
+		var v model.Service
+		for _, x := range val(st[0].Services(bg))(t) {
+			if x.Code == "V" {
+				v = x
+			}
+		}
+		v.Area = vip.ID
+		waiting := lockWaiters(dsn)
+		var hold *gorm.DB
+		if waiting != "" {
+			hold = st[0].DB().Begin()
+			okAny(t, hold.Exec("UPDATE branch SET version = version WHERE id = 1").Error)
+		}
+		saved, deleted := make(chan error, 1), make(chan error, 1)
+		go func() { _, err := st[0].SaveService(bg, v); saved <- err }()
+		go func() { deleted <- st[1].DeleteArea(bg, vip.ID) }()
+		if hold != nil {
+			for n := int64(0); n < 2; time.Sleep(5 * time.Millisecond) {
+				okAny(t, st[0].DB().Raw(waiting).Scan(&n).Error)
+			}
+			okAny(t, hold.Rollback().Error)
+		}
+		errSave, errDelete := <-saved, <-deleted
+		if (errSave == nil) == (errDelete == nil) {
+			t.Errorf("save %v, delete %v: exactly one must be refused", errSave, errDelete)
+		}
+		if errSave != nil && !model.IsCode(errSave, model.ENotFound) {
+			t.Errorf("save into a deleted area = %v, want %s", errSave, model.ENotFound)
+		}
+		if errDelete != nil && !model.IsCode(errDelete, model.EAreaNotEmpty) {
+			t.Errorf("delete of an area being filled = %v, want %s", errDelete, model.EAreaNotEmpty)
+		}
+		known := map[int64]bool{}
+		for _, a := range val(st[0].Areas(bg))(t) {
+			known[a.ID] = true
+		}
+		for _, s := range val(st[0].Services(bg))(t) {
+			if !known[s.Area] {
+				t.Errorf("service %s is left in area %d, which is gone", s.Code, s.Area)
+			}
+		}
+	})
+}
+
+// lockWaiters is the query counting this database's sessions waiting for
+// a lock, "" for SQLite, whose writers take turns anyway.
+func lockWaiters(dsn string) string {
+	switch {
+	case strings.HasPrefix(dsn, "postgres"):
+		return "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+	case strings.HasPrefix(dsn, "mysql"):
+		return "SELECT count(*) FROM information_schema.innodb_trx t JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.db = DATABASE()"
+	}
+	return ""
+}
