@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
@@ -74,4 +75,44 @@ func lockWaiters(dsn string) string {
 		return "SELECT count(*) FROM information_schema.innodb_trx t JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.db = DATABASE()"
 	}
 	return ""
+}
+
+// PCs starting at once on a database from before areas, on every engine:
+// each finds the area table or service.area_id missing and adds it, and
+// none may fail for what another just added, nor make a second default.
+func TestPCsOpeningADatabaseFromBeforeAreasAtOnce(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		for _, drop := range [][]string{{"DROP TABLE area"}, {"DROP TABLE area", "ALTER TABLE service DROP COLUMN area_id"}} {
+			old, err := sqlstore.Open(bg, dsn)
+			okAny(t, err)
+			for _, q := range drop {
+				okAny(t, old.DB().Exec(q).Error)
+			}
+			okAny(t, old.Close())
+			opened := make(chan error, 3)
+			for range cap(opened) {
+				go func() {
+					s, err := sqlstore.Open(bg, dsn)
+					if err == nil {
+						err = s.Close()
+					}
+					opened <- err
+				}()
+			}
+			for range cap(opened) {
+				if err := <-opened; err != nil {
+					t.Errorf("%v: %v", drop, err)
+				}
+			}
+			s, err := sqlstore.Open(bg, dsn)
+			okAny(t, err)
+			areas := val(s.Areas(bg))(t)
+			for _, v := range val(s.Services(bg))(t) {
+				if len(areas) != 1 || v.Area != areas[0].ID {
+					t.Errorf("%v: service %s in area %d, areas %+v", drop, v.Code, v.Area, areas)
+				}
+			}
+			okAny(t, s.Close())
+		}
+	})
 }
