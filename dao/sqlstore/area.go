@@ -102,6 +102,9 @@ func (s *GormStore) SaveArea(ctx context.Context, a model.Area) (model.Area, err
 		return a, err
 	}
 	err = s.write(ctx, func(t *txn) error {
+		if err := t.lockAreas(); err != nil { // two adds of one name: the second reads the first's
+			return err
+		}
 		var same int64
 		if err := t.Model(&areaRow{}).Where("branch_id = ? AND name = ? AND id <> ?", s.branchID, a.Name, a.ID).Count(&same).Error; err != nil {
 			return err
@@ -160,10 +163,10 @@ func (s *GormStore) DeleteArea(ctx context.Context, id int64) error {
 	})
 }
 
-// lockAreas makes deleting an area and putting a service in one take
-// turns across PCs: each reads before it writes (the area is there, the
-// area is empty), and two at once would both pass and leave the service
-// in an area that is gone. Both are the manager's rare work, so the
+// lockAreas makes the area changes take turns across PCs: each reads
+// before it writes (the area is there, the area is empty, the name is
+// free), and two at once would both pass: a service left in an area that
+// is gone, or a duplicate key error instead of a sentence. Both are the manager's rare work, so the
 // branch lock costs nothing that matters.
 func (t *txn) lockAreas() error { return t.s.d.lockBranch(t.DB, t.s.branchID) }
 
