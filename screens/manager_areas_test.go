@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,4 +89,39 @@ func TestManagerAreasPage(t *testing.T) {
 	del = rowButton(t, p.rows, 1, tr("areas.delete"))
 	WithUI(func() { test.Tap(del) })
 	waitFor(t, "deleted", func() bool { return len(p.rows.Objects) == 1 && p.msg.Text == tr("areas.deleted") })
+}
+
+// A service open in the editor keeps its area when that area is renamed
+// meanwhile (on this PC or another): saving it then must not move the
+// service to the default area.
+func TestServiceEditorFollowsARenamedArea(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	vip, err := st.SaveArea(ctx, model.Area{Name: "二楼贵宾区", Where: "二楼"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t, 1024, 768)
+	m := build(t, func(ctx context.Context) *Manager { return NewManager(ctx, w, st, ManagerDeps{}) })
+	waitLoaded(t, m.Loaded())
+	sp := m.services
+	waitFor(t, "both areas offered", func() bool { return len(sp.area.Options) == 2 && len(sp.list) > 0 })
+	WithUI(func() {
+		for _, s := range sp.list {
+			if s.Code == "V" {
+				s.Area = vip.ID
+				sp.edit(s)
+			}
+		}
+	})
+	vip.Name = "贵宾室"
+	if _, err := st.SaveArea(ctx, vip); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the new name offered", func() bool { return slices.Contains(sp.area.Options, "贵宾室") })
+	var sel string
+	WithUI(func() { sel = sp.area.Selected })
+	if sel != "贵宾室" {
+		t.Fatalf("the editor's area after the rename = %q, want the renamed area", sel)
+	}
 }

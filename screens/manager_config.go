@@ -92,17 +92,16 @@ func (p *servicesPage) showAreas(s model.Snapshot) {
 	if slices.Equal(s.Areas, p.areaList) {
 		return
 	}
+	// The editor's choice is kept by id: an area renamed meanwhile is
+	// still the service's, not the default area's by a stale name.
+	sel := p.areaID()
 	p.areaList = slices.Clone(s.Areas)
 	names := make([]string, len(s.Areas))
 	for i, a := range s.Areas {
 		names[i] = a.Name
 	}
-	sel := p.area.Selected
 	p.area.SetOptions(names)
-	if !slices.Contains(names, sel) {
-		sel = p.areaName(0)
-	}
-	p.area.SetSelected(sel)
+	p.area.SetSelected(p.areaName(sel))
 }
 
 // areaName is the name of area id; 0 or an unknown id is the default

@@ -102,6 +102,9 @@ func (s *GormStore) SaveArea(ctx context.Context, a model.Area) (model.Area, err
 		return a, err
 	}
 	err = s.write(ctx, func(t *txn) error {
+		if err := t.lockAreas(); err != nil { // two adds of one name: the second reads the first's
+			return err
+		}
 		var same int64
 		if err := t.Model(&areaRow{}).Where("branch_id = ? AND name = ? AND id <> ?", s.branchID, a.Name, a.ID).Count(&same).Error; err != nil {
 			return err
@@ -132,6 +135,9 @@ func (s *GormStore) SaveArea(ctx context.Context, a model.Area) (model.Area, err
 // DeleteArea removes an empty area that is not the branch's last.
 func (s *GormStore) DeleteArea(ctx context.Context, id int64) error {
 	return s.write(ctx, func(t *txn) error {
+		if err := t.lockAreas(); err != nil {
+			return err
+		}
 		a, err := t.area(id)
 		if err != nil {
 			return err
@@ -157,9 +163,19 @@ func (s *GormStore) DeleteArea(ctx context.Context, id int64) error {
 	})
 }
 
+// lockAreas makes the area changes take turns across PCs: each reads
+// before it writes (the area is there, the area is empty, the name is
+// free), and two at once would both pass: a service left in an area that
+// is gone, or a duplicate key error instead of a sentence. Both are the manager's rare work, so the
+// branch lock costs nothing that matters.
+func (t *txn) lockAreas() error { return t.s.d.lockBranch(t.DB, t.s.branchID) }
+
 // serviceArea is the area a saved service goes to: the one asked for,
 // which must exist, or for 0 the default (used only by a new service).
 func (t *txn) serviceArea(id int64) (int64, error) {
+	if err := t.lockAreas(); err != nil {
+		return 0, err
+	}
 	if id == 0 {
 		return defaultArea(t.DB, t.s.branchID)
 	}

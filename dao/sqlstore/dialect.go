@@ -73,7 +73,8 @@ type dialect interface {
 	// nothing: the caller stores what model.Call makes of the row.
 	claimNext(db *gorm.DB, c claim) (row ticketRow, found bool, err error)
 	// lockBranch takes one lock for the whole branch until the transaction
-	// ends: the shape the design is measured against, never the real path.
+	// ends: the shape the calls are measured against, never their path;
+	// the manager's rare area changes take it (lockAreas).
 	lockBranch(db *gorm.DB, branchID int64) error
 	// appendEvent takes the next branch version and writes the event with
 	// it; it must be the transaction's last write.

@@ -16,7 +16,7 @@ import (
 // rows that already exist.
 func (s *GormStore) migrate(ctx context.Context) error {
 	db := s.db.WithContext(ctx)
-	if err := db.AutoMigrate(allTables()...); err != nil {
+	if err := autoMigrate(ctx, db); err != nil {
 		return err
 	}
 	if err := s.d.migrate(db); err != nil {
@@ -26,6 +26,25 @@ func (s *GormStore) migrate(ctx context.Context) error {
 		return err
 	}
 	return s.migrateAreas(ctx)
+}
+
+// migrateTries bounds autoMigrate's attempts: one per object an upgrade
+// adds that another PC may add first (the area table, its index,
+// service.area_id), and one that finds them all.
+const migrateTries = 5
+
+// autoMigrate is GORM's AutoMigrate, which checks for a table, column or
+// index and then adds it: PCs upgrading a database at once both find
+// service.area_id missing, and the second's ALTER fails on the column the
+// first just added. Checking again then finds it there and goes on.
+func autoMigrate(ctx context.Context, db *gorm.DB) error {
+	var err error
+	for range migrateTries {
+		if err = db.AutoMigrate(allTables()...); err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
 }
 
 type seedService struct {
