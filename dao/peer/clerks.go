@@ -67,20 +67,18 @@ func (s *Server) clerkRoutes() []route {
 	}
 }
 
-func (s *Server) staffDesk() (model.StaffDesk, error) {
-	d, ok := s.store.(model.StaffDesk)
-	if !ok {
-		return nil, model.Errorf(model.EUnavailable, "此网点服务器不保存员工账号 (this branch server keeps no staff accounts)")
-	}
-	return d, nil
-}
+func (s *Server) staffDesk() (model.StaffDesk, error) { return storeAs[model.StaffDesk](s) }
 
-func (s *Server) staffAdmin() (model.StaffAdmin, error) {
-	a, ok := s.store.(model.StaffAdmin)
+func (s *Server) staffAdmin() (model.StaffAdmin, error) { return storeAs[model.StaffAdmin](s) }
+
+// storeAs is the server's store as one of the staff interfaces, or the
+// sentence of a store that keeps no staff accounts.
+func storeAs[T any](s *Server) (T, error) {
+	v, ok := s.store.(T)
 	if !ok {
-		return nil, model.Errorf(model.EUnavailable, "此网点服务器不保存员工账号 (this branch server keeps no staff accounts)")
+		return v, model.Errorf(model.EUnavailable, "此网点服务器不保存员工账号 (this branch server keeps no staff accounts)")
 	}
-	return a, nil
+	return v, nil
 }
 
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request, p principal) error {
@@ -101,11 +99,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request, p principal) err
 }
 
 func (s *Server) signOut(w http.ResponseWriter, r *http.Request, p principal) error {
-	n, err := pathWindow(r, p)
-	if err != nil {
-		return err
-	}
-	d, err := s.staffDesk()
+	d, n, err := s.deskAt(r, p)
 	if err != nil {
 		return err
 	}
@@ -114,16 +108,23 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request, p principal) er
 }
 
 func (s *Server) clerkToday(w http.ResponseWriter, r *http.Request, p principal) error {
-	n, err := pathWindow(r, p)
-	if err != nil {
-		return err
-	}
-	d, err := s.staffDesk()
+	d, n, err := s.deskAt(r, p)
 	if err != nil {
 		return err
 	}
 	f, err := d.StaffToday(r.Context(), n)
 	return answer(w, f, err)
+}
+
+// deskAt is the staff desk of the request's window, the one the token
+// may act for.
+func (s *Server) deskAt(r *http.Request, p principal) (model.StaffDesk, int, error) {
+	n, err := pathWindow(r, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	d, err := s.staffDesk()
+	return d, n, err
 }
 
 func (s *Server) clerks(w http.ResponseWriter, r *http.Request, _ principal) error {
