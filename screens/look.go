@@ -38,7 +38,7 @@ type palette struct {
 // hallPalette is the hall screen's: dark for contrast at a distance.
 func hallPalette(l model.Look) palette {
 	if !l.Set {
-		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colWarn, ok: colOK}
+		return palette{bg: colHallBg, row: colHallRow, num: colHallNum, hot: colHallHot, text: colHallText, sub: colDim, warn: colHallWarn, ok: colOK}
 	}
 	return lookPalette(l)
 }

@@ -151,6 +151,10 @@ func TestHallOwnPaletteIsTheCheckedDefault(t *testing.T) {
 	if err := model.CheckContrast(l); err != nil {
 		t.Fatal(err)
 	}
+	// The warning staff must see from across the hall, too.
+	if !readableOn(own.warn, own.bg) {
+		t.Errorf("the hall's warning %v on %v is under %.1f:1", own.warn, own.bg, model.MinContrast)
+	}
 }
 
 // readableOn says whether fg on bg passes the branch look's contrast check.

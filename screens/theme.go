@@ -20,6 +20,10 @@ var (
 	colHallNum  = color.NRGBA{R: 0xff, G: 0xd5, B: 0x4f, A: 0xff}
 	colDim      = color.NRGBA{R: 0x9e, G: 0xae, B: 0xc4, A: 0xff}
 	colWarn     = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
+	// colHallWarn is the hall's warning (the lost link, a voice fault): the
+	// red of the light screens is 3.2:1 on the hall's navy, unreadable
+	// across a hall; this one is 6.6:1.
+	colHallWarn = color.NRGBA{R: 0xff, G: 0x6e, B: 0x6e, A: 0xff}
 	colOK       = color.NRGBA{R: 0x2e, G: 0x7d, B: 0x32, A: 0xff}
 )
 
