@@ -28,22 +28,7 @@ func TestTicketNamesTheAreaWhenThereAreSeveral(t *testing.T) {
 		t.Fatalf("one area, the ticket says %q", s.Area)
 	}
 
-	vip, err := st.SaveArea(ctx, model.Area{Name: "二楼贵宾区", Where: "二楼"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := st.Services(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range svc {
-		if v.Code == "V" {
-			v.Area = vip.ID
-			if _, err := st.SaveService(ctx, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	daotest.MoveToNewArea(t, st, "V", model.Area{Name: "二楼贵宾区", Where: "二楼"})
 	a, err := st.TakeTicket(ctx, "A", 0, "kiosk")
 	if err != nil {
 		t.Fatal(err)

@@ -8,34 +8,15 @@ import (
 
 	"fyne.io/fyne/v2/canvas"
 
+	"jiaohao/dao/daotest"
 	"jiaohao/model"
 )
 
 // twoAreas moves service V into a new area upstairs; A and B stay in the
 // default area.
-func twoAreas(t testing.TB, st interface {
-	model.Store
-	model.Areas
-}) model.Area {
+func twoAreas(t testing.TB, st daotest.AreaStore) model.Area {
 	t.Helper()
-	ctx := context.Background()
-	vip, err := st.SaveArea(ctx, model.Area{Name: "二楼贵宾区", Where: "二楼"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := st.Services(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range svc {
-		if v.Code == "V" {
-			v.Area = vip.ID
-			if _, err := st.SaveService(ctx, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return vip
+	return daotest.MoveToNewArea(t, st, "V", model.Area{Name: "二楼贵宾区", Where: "二楼"})
 }
 
 // The hall of one area shows and announces only that area's calls,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"jiaohao/dao/daotest"
 	"jiaohao/model"
 )
 
@@ -72,22 +73,7 @@ func TestCustomerPageNamesTheArea(t *testing.T) {
 	if _, page, _ := getPage(t, e, "/t/"+tk.PublicID, "zh-CN"); strings.Contains(page, `"area":"大厅"`) {
 		t.Fatalf("one area, the page names it:\n%s", page)
 	}
-	vip, err := e.store.SaveArea(ctx, model.Area{Name: "二楼贵宾区", Where: "二楼"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := e.store.Services(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range svc {
-		if v.Code == "V" {
-			v.Area = vip.ID
-			if _, err := e.store.SaveService(ctx, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	daotest.MoveToNewArea(t, e.store, "V", model.Area{Name: "二楼贵宾区", Where: "二楼"})
 	if _, page, _ := getPage(t, e, "/t/"+tk.PublicID, "zh-CN"); !strings.Contains(page, `"area":"二楼贵宾区（二楼）"`) {
 		t.Fatalf("two areas, the page does not say where to wait:\n%s", page)
 	}
