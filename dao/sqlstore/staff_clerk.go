@@ -111,18 +111,20 @@ func (t *txn) clerkServiceIDs(window int, ids []int64) ([]int64, error) {
 // called), not whoever signed in at the window since: a change of shift
 // must not hand the last clerk's passes to the next.
 func (t *txn) nameCaller(c model.Ticket) error {
-	var ids []*int64
+	// Rows of a struct, not of *int64: a call nobody was signed in for
+	// has a NULL staff_id, which a bare pointer slice cannot scan.
+	var rows []struct{ StaffID *int64 }
 	if err := t.Model(&eventRow{}).Select("staff_id").
 		Where("branch_id = ? AND ticket_id = ? AND to_status = ?", t.s.branchID, c.ID, int(model.Called)).
-		Order("version DESC").Limit(1).Scan(&ids).Error; err != nil {
+		Order("version DESC").Limit(1).Scan(&rows).Error; err != nil {
 		return err
 	}
 	if t.clerks == nil {
 		t.clerks = map[int]*int64{}
 	}
 	t.clerks[c.Window] = nil
-	if len(ids) == 1 {
-		t.clerks[c.Window] = ids[0]
+	if len(rows) == 1 {
+		t.clerks[c.Window] = rows[0].StaffID
 	}
 	return nil
 }
