@@ -125,6 +125,23 @@ func (m *Manager) show(u model.Change) {
 	}
 }
 
+// loadInto reads a page's list off the UI goroutine and shows it, or
+// puts why it could not be read in msg.
+func loadInto[T any](m *Manager, msg *widget.Label, fetch func(context.Context) (T, error), show func(T)) {
+	var got T
+	m.async(func(ctx context.Context) error {
+		var err error
+		got, err = fetch(ctx)
+		return err
+	}, func(err error) {
+		if err != nil {
+			msg.SetText(errText(err))
+			return
+		}
+		show(got)
+	})
+}
+
 // loadSettings reads the branch settings once for the two pages that
 // show them.
 func (m *Manager) loadSettings() {

@@ -80,16 +80,7 @@ func (p *staffPage) load() {
 	if !ok {
 		return
 	}
-	var got []model.Staff
-	p.m.async(func(ctx context.Context) error {
-		var err error
-		got, err = a.StaffList(ctx)
-		return err
-	}, func(err error) {
-		if err != nil {
-			p.msg.SetText(errText(err))
-			return
-		}
+	loadInto(p.m, p.msg, a.StaffList, func(got []model.Staff) {
 		p.rows.RemoveAll()
 		for _, s := range got {
 			p.rows.Add(p.row(s))

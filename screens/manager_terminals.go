@@ -49,16 +49,7 @@ func (p *terminalsPage) load() {
 	if terms == nil {
 		return
 	}
-	var got []model.Terminal
-	p.m.async(func(ctx context.Context) error {
-		var err error
-		got, err = terms.Terminals(ctx)
-		return err
-	}, func(err error) {
-		if err != nil {
-			p.msg.SetText(errText(err))
-			return
-		}
+	loadInto(p.m, p.msg, terms.Terminals, func(got []model.Terminal) {
 		p.rows.RemoveAll()
 		for _, t := range got {
 			id := t.ID
