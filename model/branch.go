@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,3 +46,40 @@ func LoadZone(zone string) (*time.Location, error) {
 	}
 	return loc, nil
 }
+
+// MaxBranchCode bounds a branch code: the width of the branch row's
+// column, and room for a region prefix and a number (BJ001, SH-PD-0012).
+const MaxBranchCode = 16
+
+// BranchInfo is one branch of the database: its code (how commands,
+// setups and tokens address it), name and time zone.
+type BranchInfo struct {
+	ID       int64
+	Code     string
+	Name     string
+	TimeZone string
+}
+
+// NormalBranchCode is code as the database keeps it (trimmed, upper case:
+// codes are case-insensitive), or a sentence saying it is not one: letters
+// A–Z, digits, '-' and '_', starting with a letter or digit.
+func NormalBranchCode(code string) (string, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	bad := Errorf(EInvalidInput, "网点代码 %q 无效：须为 1 至 %d 位字母、数字、- 或 _ (a branch code is 1 to %d letters, digits, - or _)", code, MaxBranchCode, MaxBranchCode)
+	if code == "" || len(code) > MaxBranchCode {
+		return "", bad
+	}
+	for i, r := range code {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case (r == '-' || r == '_') && i > 0:
+		default:
+			return "", bad
+		}
+	}
+	return code, nil
+}
+
+// DefaultBranchCode is the code a branch from before codes gets: B and its
+// number, B001 for the first.
+func DefaultBranchCode(id int64) string { return fmt.Sprintf("B%03d", id) }

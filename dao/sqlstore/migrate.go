@@ -25,6 +25,9 @@ func (s *GormStore) migrate(ctx context.Context) error {
 	if err := s.seed(ctx); err != nil {
 		return err
 	}
+	if err := codeBranches(db); err != nil {
+		return err
+	}
 	return s.migrateAreas(ctx)
 }
 
@@ -64,35 +67,59 @@ func (s *GormStore) seed(ctx context.Context) error {
 		return err
 	}
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		ins := func(table string, cols []string, vals ...any) error {
-			return s.d.insertIgnore(tx, table, cols, vals)
-		}
-		if err := ins("branch", []string{"id", "name", "time_zone", "version"}, s.branchID, "营业网点", "Asia/Shanghai", 0); err != nil {
+		if err := s.d.insertIgnore(tx, "branch", []string{"id", "code", "name", "time_zone", "version"},
+			[]any{s.branchID, model.DefaultBranchCode(s.branchID), "营业网点", "Asia/Shanghai", 0}); err != nil {
 			return err
 		}
-		ids := make([]int64, 0, len(defaultServices))
-		for i, sv := range defaultServices {
-			if err := ins("service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},
-				s.branchID, sv.code, sv.name, sv.priority, 1, 0, true, i+1); err != nil {
-				return err
-			}
-			var id int64
-			if err := tx.Raw("SELECT id FROM service WHERE branch_id = ? AND code = ?", s.branchID, sv.code).Scan(&id).Error; err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		for w := 1; w <= 4; w++ {
-			if err := ins("service_window", []string{"branch_id", "number", "name", "status", "last_action_at"},
-				s.branchID, w, fmt.Sprintf("%d号窗口", w), int(model.WindowOpen), now.UTC().Truncate(time.Microsecond)); err != nil {
-				return err
-			}
-			for _, id := range ids {
-				if err := ins("window_service", []string{"branch_id", "window_no", "service_id"}, s.branchID, w, id); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return seedBranch(s.d, tx, s.branchID, now)
 	})
+}
+
+// seedBranch gives a new branch the default services and four open
+// windows serving them all, in the caller's transaction.
+func seedBranch(d dialect, tx *gorm.DB, branch int64, now time.Time) error {
+	ins := func(table string, cols []string, vals ...any) error {
+		return d.insertIgnore(tx, table, cols, vals)
+	}
+	ids := make([]int64, 0, len(defaultServices))
+	for i, sv := range defaultServices {
+		if err := ins("service", []string{"branch_id", "code", "name", "priority", "start_no", "width", "enabled", "sort_order"},
+			branch, sv.code, sv.name, sv.priority, 1, 0, true, i+1); err != nil {
+			return err
+		}
+		var id int64
+		if err := tx.Raw("SELECT id FROM service WHERE branch_id = ? AND code = ?", branch, sv.code).Scan(&id).Error; err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	for w := 1; w <= 4; w++ {
+		if err := ins("service_window", []string{"branch_id", "number", "name", "status", "last_action_at"},
+			branch, w, fmt.Sprintf("%d号窗口", w), int(model.WindowOpen), now.UTC().Truncate(time.Microsecond)); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := ins("window_service", []string{"branch_id", "window_no", "service_id"}, branch, w, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// codeBranches gives every branch from before codes its default one
+// (B001 for branch 1), so an existing database keeps working with no
+// --branch and `branch list` shows what to type. PCs migrating at once
+// write the same codes.
+func codeBranches(db *gorm.DB) error {
+	var ids []int64
+	if err := db.Model(&branchRow{}).Where("code = '' OR code IS NULL").Order("id").Pluck("id", &ids).Error; err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := db.Exec("UPDATE branch SET code = ? WHERE id = ? AND (code = '' OR code IS NULL)", model.DefaultBranchCode(id), id).Error; err != nil {
+			return fmt.Errorf("giving branch %d its code: %w", id, err)
+		}
+	}
+	return nil
 }

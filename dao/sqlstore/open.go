@@ -37,6 +37,9 @@ type GormStore struct {
 	writers   chan struct{}             // one slot per pooled connection; see writeOnce
 	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
 	taken     lastTake
+	// sharedPool: the connections belong to the Store this one was made
+	// from (Branch), which closes them.
+	sharedPool bool
 }
 
 var (
@@ -194,6 +197,9 @@ func (s *GormStore) Close() error {
 		h.stop()
 	}
 	s.closeOnce.Do(func() { close(s.health.closed) })
+	if s.sharedPool {
+		return nil
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

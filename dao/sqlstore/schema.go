@@ -7,7 +7,10 @@ import "time"
 // date in the branch's time zone, as YYYY-MM-DD.
 
 type branchRow struct {
-	ID       int64  `gorm:"primaryKey"`
+	ID int64 `gorm:"primaryKey"`
+	// Code addresses the branch (--branch, the PC's setup); added later,
+	// so a database from before reads '' until migrate gives it B001.
+	Code     string `gorm:"size:16;not null;default:'';uniqueIndex:ux_branch_code"`
 	Name     string `gorm:"size:100;not null"`
 	TimeZone string `gorm:"size:64;not null"`
 	Version  int64  `gorm:"not null;default:0"`
