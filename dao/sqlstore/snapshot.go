@@ -129,7 +129,7 @@ func (s *GormStore) windowStates(r *txn) ([]model.WindowState, error) {
 	}
 	cur := map[int64]model.Ticket{}
 	if len(ids) > 0 {
-		ts, err := s.tickets(r, "id IN ?", []any{ids}, "id", len(ids))
+		ts, err := s.tickets(r, "branch_id = ? AND id IN ?", []any{s.branchID, ids}, "id", len(ids))
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func (s *GormStore) recentCalls(r *txn, date string) ([]model.Ticket, error) {
 	if len(ids) == 0 {
 		return []model.Ticket{}, nil
 	}
-	ts, err := s.tickets(r, "id IN ?", []any{ids}, "id", len(ids))
+	ts, err := s.tickets(r, "branch_id = ? AND id IN ?", []any{s.branchID, ids}, "id", len(ids))
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func (s *GormStore) windowClerks(r *txn, rows []windowRow) (map[int]*model.Clerk
 		return out, nil
 	}
 	var staff []staffRow
-	if err := r.Where("id IN ?", ids).Find(&staff).Error; err != nil {
+	if err := r.Where("branch_id = ? AND id IN ?", s.branchID, ids).Find(&staff).Error; err != nil {
 		return nil, err
 	}
 	for _, st := range staff {
@@ -83,7 +83,7 @@ func (t *txn) clerkServiceIDs(window int, ids []int64) ([]int64, error) {
 		return ids, err
 	}
 	var st staffRow
-	if err := t.Where("id = ?", *staff).Take(&st).Error; err != nil {
+	if err := t.Where("branch_id = ? AND id = ?", t.s.branchID, *staff).Take(&st).Error; err != nil {
 		return nil, err
 	}
 	may := splitCodes(st.Services)
