@@ -169,3 +169,9 @@ func errRequired(flagName string) error {
 func dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", sqlstore.DefaultDSN(), "database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
 }
+
+// branchFlag is the --branch flag: the code of the branch to work on. The
+// default is the database's only branch, so a site of one never gives it.
+func branchFlag(fs *flag.FlagSet) *string {
+	return fs.String("branch", "", "branch code, e.g. BJ001 (default: the database's only branch; `jiaohao branch list` shows them)")
+}

@@ -20,6 +20,7 @@ func init() {
 func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("archive", stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	before := fs.String("before", "", "archive the days before this date, YYYY-MM-DD (today at the latest)")
 	batch := fs.Int("batch", sqlstore.DefaultArchiveBatch, "tickets moved per transaction")
 	if err := parseFlags(fs, args); err != nil {
@@ -34,7 +35,7 @@ func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *batch < 1 || *batch > 100000 {
 		return model.Errorf(model.EInvalidInput, "--batch 须在 1 到 100000 之间 (batch out of range)")
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

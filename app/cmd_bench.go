@@ -15,6 +15,7 @@ func init() {
 func runBenchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", stderr)
 	dsn := fs.String("db", "", "database to measure (required; bench tickets use service Z and windows 901+)")
+	branch := branchFlag(fs)
 	windows := fs.Int("windows", 16, "windows calling concurrently")
 	tickets := fs.Int("tickets", 2000, "tickets to take, then call")
 	compare := fs.Bool("compare", false, "also measure seed 002's shape (one branch-wide lock first) and a bare one-row bump, interleaved; prints both rates and their ratio")
@@ -28,7 +29,7 @@ func runBenchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := validateBench(*windows, *tickets, *rounds); err != nil {
 		return err
 	}
-	s, err := sqlstore.Open(ctx, *dsn)
+	s, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

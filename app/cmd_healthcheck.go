@@ -22,6 +22,7 @@ func init() {
 func runHealthCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("healthcheck", stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	date := fs.String("date", "", "business day YYYY-MM-DD (default: the last closed one; a day still open is refused)")
 	dir := fs.String("dir", "", "folder for the files (default: the health_check_dir setting under the data folder)")
 	langFlag := fs.String("lang", "zh", "language of the PDFs: zh or en")
@@ -36,7 +37,7 @@ func runHealthCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 			return err
 		}
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

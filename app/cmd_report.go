@@ -21,6 +21,7 @@ func init() {
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	date := fs.String("date", "", "business day YYYY-MM-DD (default: today)")
 	from := fs.String("from", "", "first day of a range, YYYY-MM-DD (with --to)")
 	to := fs.String("to", "", "last day of a range, YYYY-MM-DD (with --from)")
@@ -51,7 +52,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ func init() {
 func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("seed-day", stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	date := fs.String("date", "", "business day YYYY-MM-DD to fill (default: today)")
 	tickets := fs.Int("tickets", 300, "how many customers take a number")
 	seed := fs.Uint64("seed", 0, "random seed; 0 derives it from the date, so a day replays the same")
@@ -36,7 +37,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
+	"sync"
 	"time"
 
 	"jiaohao/dao/peer"
@@ -16,7 +18,7 @@ import (
 )
 
 func init() {
-	register("serve", "host the branch for other PCs: --db DSN [--listen :8520] [--tls-cert F --tls-key F] [--health-dir D]", runServe)
+	register("serve", "host the branch for other PCs: --db DSN [--branch CODE|all] [--listen :8520] [--tls-cert F --tls-key F] [--health-dir D]", runServe)
 }
 
 // runServe is peer server mode without a screen: this PC holds the queue
@@ -25,6 +27,7 @@ func init() {
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	dsn := dbFlag(fs)
+	branch := fs.String("branch", "", "branch code to serve, or all: every branch of the database, each PC's token naming its own (default: the database's only branch)")
 	listen := fs.String("listen", ":"+defaultPort, "address to listen on")
 	certFile := fs.String("tls-cert", "", "TLS certificate (PEM); serve HTTPS with --tls-key")
 	keyFile := fs.String("tls-key", "", "TLS private key (PEM)")
@@ -53,7 +56,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tlsConf = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, err := sqlstore.Open(ctx, *dsn)
+	all := strings.EqualFold(strings.TrimSpace(*branch), "all")
+	var st *sqlstore.GormStore
+	var err error
+	if all {
+		st, err = sqlstore.Open(ctx, *dsn)
+	} else {
+		st, err = sqlstore.OpenBranch(ctx, *dsn, *branch)
+	}
 	if err != nil {
 		return err
 	}
@@ -71,14 +81,58 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if limit == 0 {
 		limit = -1
 	}
-	health := newHealthHost(st, *healthDir, *healthLang, func(f string, a ...any) { log.Info(fmt.Sprintf(f, a...)) })
-	srv := peer.NewServer(st, st, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(st), Health: health})
 	hctx, stopHealth := context.WithCancel(ctx)
-	healthDone := make(chan struct{})
-	go func() { defer close(healthDone); health.loop(hctx) }()
-	defer func() { stopHealth(); <-healthDone }()
+	var healthRuns sync.WaitGroup
+	defer func() { stopHealth(); healthRuns.Wait() }()
+	// serveBranch is one branch's Server, with its report and its daily
+	// health check (in a folder of its code when one process serves many,
+	// so two branches' files of a day never meet).
+	serveBranch := func(gs *sqlstore.GormStore, folder string) *peer.Server {
+		health := newHealthHost(gs, *healthDir, *healthLang, func(f string, a ...any) { log.Info(fmt.Sprintf(f, a...)) })
+		health.branch = folder
+		healthRuns.Add(1)
+		go func() { defer healthRuns.Done(); health.loop(hctx) }()
+		return peer.NewServer(gs, gs, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(gs), Health: health})
+	}
+	code, err := st.BranchCode(ctx)
+	if err != nil {
+		return err
+	}
+	var srv interface {
+		Serve(context.Context, net.Listener) error
+	}
+	served := "the branch " + code
+	if all {
+		var mu sync.Mutex
+		var opened []*sqlstore.GormStore
+		defer func() {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, b := range opened {
+				b.Close()
+			}
+		}()
+		srv = peer.NewBranches(serveBranch(st, code), st.BranchID(), st, func(ctx context.Context, id int64) (*peer.Server, error) {
+			b, err := st.BranchByID(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			c, err := b.BranchCode(ctx)
+			if err != nil {
+				b.Close()
+				return nil, err
+			}
+			mu.Lock()
+			opened = append(opened, b)
+			mu.Unlock()
+			return serveBranch(b, c), nil
+		})
+		served = "every branch of the database"
+	} else {
+		srv = serveBranch(st, "")
+	}
 	// The DSN may hold a password: name only the engine.
-	fmt.Fprintf(stderr, "jiaohao: serving the branch on %s://%s (%s database)\n", scheme, ln.Addr(), st.Engine())
+	fmt.Fprintf(stderr, "jiaohao: serving %s on %s://%s (%s database)\n", served, scheme, ln.Addr(), st.Engine())
 	staff, _ := model.RoleHandheld.Spec()
 	fmt.Fprintf(stderr, "jiaohao: staff handhelds sign in at %s://%s%s\n", scheme, ln.Addr(), staff.Page)
 	if tlsConf == nil {

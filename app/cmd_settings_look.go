@@ -20,6 +20,7 @@ import (
 func settingsLook(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("settings "+verb, stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	file := fs.String("file", "", "the PNG or JPEG logo, at most 256 KB (logo)")
 	remove := fs.Bool("clear", false, "remove the logo (logo)")
 	value := fs.String("value", "", `the branch colours, e.g. "background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff"; "" for each screen's own (colors)`)
@@ -50,7 +51,7 @@ func settingsLook(ctx context.Context, verb string, args []string, stdout, stder
 	} else if err := model.ValidateSetting("colors", *value); err != nil {
 		return err
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

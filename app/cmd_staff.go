@@ -32,13 +32,14 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var number, name, services *string
 	fs := newFlags("staff "+args[0], stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	number = fs.String("number", "", "staff number (工号)")
 	name = fs.String("name", "", "the clerk's name (add)")
 	services = fs.String("services", "", "service codes the clerk may handle, comma separated (add; empty: any)")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	st, err := sqlstore.Open(ctx, *dsn)
+	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {
 		return err
 	}

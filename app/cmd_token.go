@@ -35,13 +35,14 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func openTerminals(ctx context.Context, name string, args []string, stderr io.Writer, extra func(fs flagSet)) (*sqlstore.GormStore, error) {
 	fs := newFlags("token "+name, stderr)
 	dsn := dbFlag(fs)
+	branch := branchFlag(fs)
 	if extra != nil {
 		extra(fs)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
-	return sqlstore.Open(ctx, *dsn)
+	return sqlstore.OpenBranch(ctx, *dsn, *branch)
 }
 
 // tokenAdd registers a terminal and prints its token once, alone on one

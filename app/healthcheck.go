@@ -36,7 +36,10 @@ type healthHost struct {
 	// fixed is the folder the person at the host chose (serve
 	// --health-dir); "" means the health_check_dir setting under the
 	// host's data folder.
-	fixed  string
+	fixed string
+	// branch is the code of the branch when one process serves many: its
+	// files go in a folder of that name.
+	branch string
 	lang   reports.Lang
 	host   string // this PC, recorded with the check
 	holder string // this process, for the claims
@@ -66,6 +69,14 @@ func newHealthHost(gs *sqlstore.GormStore, fixed, lang string, logf func(string,
 // relative name (model.CheckHealthDir) under the data folder: beside the
 // embedded database, or this PC's jiaohao config folder on a server.
 func (h *healthHost) folder(set model.Settings) string {
+	if h.branch != "" {
+		return filepath.Join(h.folderOfAll(set), h.branch)
+	}
+	return h.folderOfAll(set)
+}
+
+// folderOfAll is folder before the branch's own.
+func (h *healthHost) folderOfAll(set model.Settings) string {
 	if h.fixed != "" {
 		return h.fixed
 	}

@@ -176,25 +176,37 @@ func (s *Server) Close() error {
 // connections are refused, running requests get a few seconds to finish,
 // WebSocket subscribers are closed. Wrap ln with tls.NewListener for TLS.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-	}
+	s.run(ctx)
+	return serveHTTP(ctx, ln, s.Handler(), s.log, s.Close)
+}
+
+// run starts what a serving Server keeps doing: the event tail and, when
+// asked for, the timers.
+func (s *Server) run(ctx context.Context) {
 	s.hub.start()
 	if s.opts.SweepEvery > 0 {
 		go s.sweep(ctx)
+	}
+}
+
+// serveHTTP answers h on ln until ctx ends, then shuts down as Serve says;
+// stop ends the WebSocket handlers first.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, stop func() error) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		s.Close()
+		stop()
 		return fmt.Errorf("peer server: %w", err)
 	case <-ctx.Done():
 	}
-	s.Close() // ends WebSocket handlers, which Shutdown does not wait for
+	stop() // ends WebSocket handlers, which Shutdown does not wait for
 	// Running requests end by their own deadline; the grace leaves the
 	// process time to close its store within 5 s of the signal.
 	shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -202,7 +214,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(shut); err != nil {
 		// A client still sending after the grace is cut off: the stop was
 		// asked for, and it must not wait on a stuck connection.
-		s.log.Warn("requests still open at shutdown were cut off")
+		log.Warn("requests still open at shutdown were cut off")
 		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {

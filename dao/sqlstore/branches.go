@@ -215,3 +215,35 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 	// The default area and the services in it, as migrate gives branch 1.
 	return b, s.wrap(nb.migrateAreas(ctx))
 }
+
+// TokenBranch is the branch of the terminal holding a token hash, across
+// the database: what a process serving many branches routes a request by.
+// The hash is unique (ux_terminal_token); a revoked or unknown one is the
+// token error, as for one branch.
+func (s *GormStore) TokenBranch(ctx context.Context, hash string) (int64, error) {
+	var ids []int64
+	if err := s.db.WithContext(ctx).Model(&terminalRow{}).Where("token_hash = ? AND revoked = ?", hash, false).Limit(1).Pluck("branch_id", &ids).Error; err != nil {
+		return 0, s.wrap(err)
+	}
+	if len(ids) == 0 {
+		return 0, model.Errorf(model.EUnauthorized, "令牌无效或已吊销 (invalid or revoked token)")
+	}
+	return ids[0], nil
+}
+
+// TicketBranch is the branch of the ticket behind a customer page, across
+// the database (public ids are unique, ux_ticket_public).
+func (s *GormStore) TicketBranch(ctx context.Context, publicID string) (int64, error) {
+	notFound := model.Errorf(model.ENotFound, "没有这个号码 (unknown ticket)")
+	if len(publicID) != 32 {
+		return 0, notFound
+	}
+	var ids []int64
+	if err := s.db.WithContext(ctx).Raw("SELECT branch_id FROM ticket WHERE public_id = ?", publicID).Scan(&ids).Error; err != nil {
+		return 0, s.wrap(err)
+	}
+	if len(ids) == 0 {
+		return 0, notFound
+	}
+	return ids[0], nil
+}
