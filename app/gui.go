@@ -30,6 +30,7 @@ func runGUI(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar((*string)(&f.Role), "role", "", model.DesktopRoleNames(", ", " or "))
 	fs.IntVar(&f.Window, "window", 0, "the window number a caller acts for, or a window screen shows")
 	fs.StringVar(&f.DSN, "db", "", "connect straight to a database: sqlite:PATH, postgres://…, mysql://…, sqlserver://…")
+	fs.StringVar(&f.Branch, "branch", "", "the branch's code on a database of several (with --db or the host's own); default: its only branch")
 	fs.StringVar(&f.Peer, "peer", "", "connect to a hosting PC: http://host:8520 (with --token)")
 	fs.StringVar(&f.Token, "token", "", "this PC's terminal token for --peer")
 	fs.StringVar(&f.PeerFingerprint, "peer-fingerprint", "", "trust an https:// host's own certificate by its SHA-256 (printed by jiaohao serve --tls-cert)")

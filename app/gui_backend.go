@@ -73,7 +73,7 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 		if dsn == "" {
 			dsn = sqlstore.DefaultDSN()
 		}
-		gs, err := sqlstore.Open(ctx, dsn)
+		gs, err := sqlstore.OpenBranch(ctx, dsn, cfg.Branch)
 		if err != nil {
 			return nil, err
 		}
@@ -359,6 +359,9 @@ func overrideConfig(c Config, set map[string]bool, f Config) Config {
 	}
 	if set["peer"] {
 		c.Mode, c.Peer = screens.ModePeer, f.Peer
+	}
+	if set["branch"] {
+		c.Branch = strings.ToUpper(strings.TrimSpace(f.Branch))
 	}
 	if set["token"] {
 		c.Token = f.Token

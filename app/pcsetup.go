@@ -28,6 +28,7 @@ func LoadConfig(p fyne.Preferences) (c Config, ok bool) {
 		Mode:            p.StringWithFallback(prefPrefix+"mode", screens.ModeHost),
 		Window:          p.IntWithFallback(prefPrefix+"window", 1),
 		DSN:             p.String(prefPrefix + "dsn"),
+		Branch:          p.String(prefPrefix + "branch"),
 		Peer:            p.String(prefPrefix + "peer"),
 		Token:           p.String(prefPrefix + "token"),
 		PeerFingerprint: p.String(prefPrefix + "peer_fingerprint"),
@@ -51,6 +52,7 @@ func SaveConfig(p fyne.Preferences, c Config) error {
 	p.SetString(prefPrefix+"mode", c.Mode)
 	p.SetInt(prefPrefix+"window", c.Window)
 	p.SetString(prefPrefix+"dsn", c.DSN)
+	p.SetString(prefPrefix+"branch", c.Branch)
 	p.SetString(prefPrefix+"peer", c.Peer)
 	p.SetString(prefPrefix+"token", c.Token)
 	p.SetString(prefPrefix+"peer_fingerprint", c.PeerFingerprint)
@@ -84,6 +86,8 @@ func (c Config) Validate() error {
 		return bad("setup.err_fingerprint")
 	case c.Mode == screens.ModeDB && strings.TrimSpace(c.DSN) == "":
 		return bad("setup.err_dsn")
+	case c.Branch != "" && !validBranchCode(c.Branch):
+		return bad("setup.err_branch")
 	case c.Mode != screens.ModeHost && c.Mode != screens.ModePeer && c.Mode != screens.ModeDB:
 		return bad("setup.err_mode")
 	case !slices.Contains(screens.Languages, c.Lang):
@@ -113,6 +117,12 @@ func checkDevice(kind, addr string) error {
 	}
 	_, err := printing.OpenPrinter(addr) // parses only; nothing is opened
 	return err
+}
+
+// validBranchCode accepts a branch code as the database keeps it.
+func validBranchCode(code string) bool {
+	n, err := model.NormalBranchCode(code)
+	return err == nil && n == code
 }
 
 // validFingerprint accepts a SHA-256 in hex, with or without colons.

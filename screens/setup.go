@@ -25,6 +25,7 @@ type Setup struct {
 	role, mode    *widget.RadioGroup
 	window        *widget.Entry
 	peer, dsn     *widget.Entry
+	branch        *widget.Entry // the branch's code on a shared database
 	token, pin    *widget.Entry
 	printer, led  *widget.Entry
 	lang          *widget.Select
@@ -130,6 +131,8 @@ func (s *Setup) build(cfg SetupValues) {
 	s.pin.SetPlaceHolder(tr("setup.fingerprint_hint"))
 	s.dsn = widget.NewEntry()
 	s.dsn.SetPlaceHolder("sqlserver://user:pass@host:1433?database=jiaohao")
+	s.branch = widget.NewEntry()
+	s.branch.SetPlaceHolder(tr("setup.branch_hint"))
 	s.printer = widget.NewEntry()
 	s.printer.SetPlaceHolder(tr("setup.printer_hint"))
 	s.led = widget.NewEntry()
@@ -159,7 +162,7 @@ func (s *Setup) build(cfg SetupValues) {
 	}
 	s.windowRow = row("setup.window", s.window)
 	s.peerRows = container.NewVBox(row("setup.peer", s.peer), row("setup.token", s.token), row("setup.fingerprint", s.pin))
-	s.dbR = row("setup.dsn", s.dsn)
+	s.dbR = container.NewVBox(row("setup.dsn", s.dsn), row("setup.branch", s.branch))
 	s.printerRow = row("setup.printer", s.printer)
 	s.hallRows = container.NewVBox(row("setup.hall_layout", s.layout), row("setup.media_dir", s.media), row("setup.hall_area", s.area))
 	title := widget.NewLabelWithStyle(tr("setup.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -185,6 +188,7 @@ func (s *Setup) fill(cfg SetupValues) {
 	s.token.SetText(cfg.Token)
 	s.pin.SetText(cfg.PeerFingerprint)
 	s.dsn.SetText(cfg.DSN)
+	s.branch.SetText(cfg.Branch)
 	s.printer.SetText(cfg.Printer)
 	s.led.SetText(cfg.LED)
 	s.lang.SetSelected(textOf(langLabels, cfg.Lang))
@@ -227,6 +231,7 @@ func (s *Setup) Values() SetupValues {
 		Token:           strings.TrimSpace(s.token.Text),
 		PeerFingerprint: strings.TrimSpace(s.pin.Text),
 		DSN:             strings.TrimSpace(s.dsn.Text),
+		Branch:          s.branchCode(),
 		Lang:            valueOf(langLabels, s.lang.Selected),
 		Printer:         s.kioskPrinter(),
 		LED:             strings.TrimSpace(s.led.Text),
@@ -258,6 +263,15 @@ func (s *Setup) hallArea() string {
 		return ""
 	}
 	return strings.TrimSpace(s.area.Text)
+}
+
+// branchCode is the branch field as a code, upper case as the database
+// keeps it; a peer's token names its branch, so it has none.
+func (s *Setup) branchCode() string {
+	if valueOf(modeLabels(), s.mode.Selected) == ModePeer {
+		return ""
+	}
+	return strings.ToUpper(strings.TrimSpace(s.branch.Text))
 }
 
 // kioskPrinter is the printer field when the role prints tickets (the

@@ -20,6 +20,10 @@ type SetupValues struct {
 	Mode   string
 	Window int    // a role bound to a window
 	DSN    string // ModeDB; ModeHost may name its own database too
+	// Branch is the code of the branch this PC works for on a database
+	// of several (ModeDB, ModeHost); "" is the database's only branch. A
+	// peer's token names its branch itself.
+	Branch string `json:",omitempty"`
 	Peer   string // ModePeer: http://host:port
 	Token  string // ModePeer
 	// PeerFingerprint pins the SHA-256 of an https:// host's own
