@@ -10,6 +10,8 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+	"jiaohao/screens"
 )
 
 // runOK runs a command that must succeed and returns its output.
@@ -173,3 +175,29 @@ func countTickets(t *testing.T, s *sqlstore.GormStore) int64 {
 	return n
 }
 
+
+// The desktop program on a shared database works for the branch its setup
+// names, and on a database of several without one it says which to name.
+func TestDesktopWorksForItsBranch(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
+	ctx := context.Background()
+	if _, err := connect(ctx, Config{Role: "kiosk", Mode: screens.ModeDB, DSN: dsn}, t.Logf); model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(err.Error(), "B001, BJ001") {
+		t.Fatalf("no branch on two: %v", err)
+	}
+	be, err := connect(ctx, Config{Role: "kiosk", Mode: screens.ModeDB, DSN: dsn, Branch: "BJ001"}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.close()
+	snap, err := be.st.Snapshot(ctx)
+	if err != nil || snap.Branch != "北京分行" {
+		t.Fatalf("the kiosk works for %q (%v), want 北京分行", snap.Branch, err)
+	}
+	if _, err := be.st.TakeTicket(ctx, "A", 0, "kiosk"); err != nil {
+		t.Fatal(err)
+	}
+	if n1, n2 := countTickets(t, openBranchT(t, dsn, "B001")), countTickets(t, openBranchT(t, dsn, "BJ001")); n1 != 0 || n2 != 1 {
+		t.Fatalf("tickets %d and %d, want the take in BJ001", n1, n2)
+	}
+}

@@ -151,3 +151,35 @@ func TestSetupRefusesMissingMediaFolder(t *testing.T) {
 		}
 	}
 }
+
+// A PC's branch code is kept with its setup and carried by its settings
+// file; a code that is not one is refused in one sentence, saving nothing.
+func TestSetupKeepsBranch(t *testing.T) {
+	if err := screens.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	prefs := test.NewTempApp(t).Preferences()
+	k := prefsSetup{prefs}
+	want := Config{Role: "kiosk", Mode: screens.ModeDB, Window: 1, DSN: "postgres://hq-db/jiaohao", Branch: "BJ001", Lang: "zh"}
+	if err := k.Keep(screens.SetupValues(want)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := LoadConfig(prefs); got != want {
+		t.Fatalf("reloaded %+v, want %+v", got, want)
+	}
+	b, err := EncodePCSettings(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := DecodePCSettings(b); err != nil || back != want {
+		t.Fatalf("the settings file carried %+v (%v), want %+v", back, err, want)
+	}
+	bad := want
+	bad.Branch = "北京"
+	if err := k.Keep(screens.SetupValues(bad)); model.ErrorMessage(err) != screens.Text("setup.err_branch") {
+		t.Fatalf("a bad code: %v", err)
+	}
+	if got, _ := LoadConfig(prefs); got != want {
+		t.Fatalf("a refused code changed the setup to %+v", got)
+	}
+}

@@ -179,3 +179,34 @@ func TestSetupHallLayout(t *testing.T) {
 		t.Fatalf("a caller kept the hall's layout: %+v", done[2])
 	}
 }
+
+// A PC on a shared database names its branch by code: the field is on the
+// database rows, saves the code as the database keeps it (upper case), and
+// shows it again; a peer's token names its branch, so it saves none.
+func TestSetupNamesBranch(t *testing.T) {
+	w := newTestWindow(t, 640, 720)
+	other := newTestWindow(t, 640, 720)
+	peerW := newTestWindow(t, 640, 720)
+	k := &keeper{}
+	s := NewSetup(w, k, nil, nil)
+	s.role.SetSelected(textOf(roleLabels(), "kiosk"))
+	s.mode.SetSelected(textOf(modeLabels(), ModeDB))
+	if !s.dbR.Visible() || !s.branch.Visible() {
+		t.Fatal("the database rows do not offer the branch's code")
+	}
+	s.dsn.SetText("postgres://hq-db/jiaohao")
+	s.branch.SetText(" bj001 ")
+	test.Tap(s.save)
+	if k.saved == nil || k.saved.Branch != "BJ001" || k.saved.DSN != "postgres://hq-db/jiaohao" {
+		t.Fatalf("kept %+v, want branch BJ001", k.saved)
+	}
+	again := NewSetup(other, k, nil, nil)
+	if again.branch.Text != "BJ001" || again.Values().Branch != "BJ001" {
+		t.Fatalf("the reloaded form names branch %q", again.branch.Text)
+	}
+	p := NewSetup(peerW, k, nil, nil)
+	p.mode.SetSelected(textOf(modeLabels(), ModePeer))
+	if p.dbR.Visible() || p.Values().Branch != "" {
+		t.Fatalf("a peer's form shows the branch field (%v) or saves %q", p.dbR.Visible(), p.Values().Branch)
+	}
+}
