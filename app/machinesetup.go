@@ -74,7 +74,6 @@ func (m machineSetup) config() (Config, error) {
 		c.Mode, c.Peer, c.Token = screens.ModePeer, hostURL(host), m.get("Token")
 	case db != "":
 		c.Mode, c.DSN = screens.ModeDB, db
-		c.Branch = strings.ToUpper(strings.TrimSpace(m.get("Branch")))
 	case m.get("DataDir") != "":
 		c.DSN = "sqlite:" + filepath.Join(m.get("DataDir"), "jiaohao.db")
 	}
