@@ -3,6 +3,7 @@ package sqlstore_test
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"jiaohao/dao/daotest"
@@ -180,4 +181,46 @@ func serviceCodes(svc []model.Service) []string {
 		out[i] = s.Code
 	}
 	return out
+}
+
+// Head office adds branches from several PCs at once: each code is added
+// once, a code added twice at the same moment is refused once as taken,
+// and every branch gets its own services, windows and area.
+func TestAddBranchesConcurrently(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		stores := openStores(t, dsn, 3)
+		codes := []string{"BJ001", "BJ002", "SH001", "SH002", "GZ001", "GZ001"}
+		errs := make([]error, len(codes))
+		var wg sync.WaitGroup
+		for i, code := range codes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = stores[i%len(stores)].AddBranch(bg, model.BranchInfo{Code: code, Name: "网点" + code, TimeZone: "Asia/Shanghai"}, "")
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs[:4] {
+			okAny(t, err)
+		}
+		if a, b := model.ErrorCode(errs[4]), model.ErrorCode(errs[5]); !(a == "" && b == model.EConflict || a == model.EConflict && b == "") {
+			t.Fatalf("GZ001 added twice at once: %v and %v, want one success and one conflict", errs[4], errs[5])
+		}
+		all, err := stores[0].Branches(bg)
+		okAny(t, err)
+		if len(all) != 6 {
+			t.Fatalf("branches %+v, want 6", all)
+		}
+		for _, b := range all {
+			st, err := stores[0].Branch(bg, b.Code)
+			okAny(t, err)
+			svc, _ := st.Services(bg)
+			ws, _ := st.Windows(bg)
+			areas, _ := st.Areas(bg)
+			if len(svc) != 3 || len(ws) != 4 || len(areas) != 1 {
+				t.Fatalf("branch %s has %d services, %d windows, %d areas", b.Code, len(svc), len(ws), len(areas))
+			}
+			st.Close()
+		}
+	})
 }

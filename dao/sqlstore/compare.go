@@ -42,11 +42,11 @@ func (s *GormStore) BumpCeiling(ctx context.Context) error {
 	})
 }
 
-// LastTicketID is the largest ticket id so far: a bench takes its tickets
+// LastTicketID is the largest ticket id of the branch so far: a bench takes its tickets
 // after it and audits the ids above it.
 func (s *GormStore) LastTicketID(ctx context.Context) (int64, error) {
 	var id int64
-	err := s.db.WithContext(ctx).Raw("SELECT COALESCE(MAX(id), 0) FROM ticket").Scan(&id).Error
+	err := s.db.WithContext(ctx).Raw("SELECT COALESCE(MAX(id), 0) FROM ticket WHERE branch_id = ?", s.branchID).Scan(&id).Error
 	return id, s.wrap(err)
 }
 
@@ -55,15 +55,15 @@ func (s *GormStore) LastTicketID(ctx context.Context) (int64, error) {
 // of them called a ticket a second time, and how many are still waiting.
 func (s *GormStore) CallAudit(ctx context.Context, first, last int64) (calls, duplicates, waiting int64, err error) {
 	db := s.db.WithContext(ctx)
-	if err = db.Raw("SELECT COUNT(*) FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ?",
-		model.EvCall, first, last).Scan(&calls).Error; err != nil {
+	if err = db.Raw("SELECT COUNT(*) FROM queue_event e WHERE e.branch_id = ? AND e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ?",
+		s.branchID, model.EvCall, first, last).Scan(&calls).Error; err != nil {
 		return 0, 0, 0, s.wrap(err)
 	}
-	if err = db.Raw("SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT e.ticket_id, COUNT(*) AS n FROM queue_event e WHERE e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ? GROUP BY e.ticket_id HAVING COUNT(*) > 1) AS d",
-		model.EvCall, first, last).Scan(&duplicates).Error; err != nil {
+	if err = db.Raw("SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT e.ticket_id, COUNT(*) AS n FROM queue_event e WHERE e.branch_id = ? AND e.kind = ? AND e.ticket_id > ? AND e.ticket_id <= ? GROUP BY e.ticket_id HAVING COUNT(*) > 1) AS d",
+		s.branchID, model.EvCall, first, last).Scan(&duplicates).Error; err != nil {
 		return 0, 0, 0, s.wrap(err)
 	}
-	if err = db.Raw("SELECT COUNT(*) FROM ticket WHERE id > ? AND id <= ? AND status = ?", first, last, int(model.Waiting)).Scan(&waiting).Error; err != nil {
+	if err = db.Raw("SELECT COUNT(*) FROM ticket WHERE branch_id = ? AND id > ? AND id <= ? AND status = ?", s.branchID, first, last, int(model.Waiting)).Scan(&waiting).Error; err != nil {
 		return 0, 0, 0, s.wrap(err)
 	}
 	return calls, duplicates, waiting, nil
