@@ -101,7 +101,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var srv interface {
 		Serve(context.Context, net.Listener) error
 	}
-	served := "the branch " + code
+	served, named := "the branch", ", code "+code
 	if all {
 		var mu sync.Mutex
 		var opened []*sqlstore.GormStore
@@ -127,12 +127,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			mu.Unlock()
 			return serveBranch(b, c), nil
 		})
-		served = "every branch of the database"
+		served, named = "every branch of the database", ""
 	} else {
 		srv = serveBranch(st, "")
 	}
 	// The DSN may hold a password: name only the engine.
-	fmt.Fprintf(stderr, "jiaohao: serving %s on %s://%s (%s database)\n", served, scheme, ln.Addr(), st.Engine())
+	fmt.Fprintf(stderr, "jiaohao: serving %s on %s://%s (%s database)%s\n", served, scheme, ln.Addr(), st.Engine(), named)
 	staff, _ := model.RoleHandheld.Spec()
 	fmt.Fprintf(stderr, "jiaohao: staff handhelds sign in at %s://%s%s\n", scheme, ln.Addr(), staff.Page)
 	if tlsConf == nil {
