@@ -175,7 +175,6 @@ func countTickets(t *testing.T, s *sqlstore.GormStore) int64 {
 	return n
 }
 
-
 // The desktop program on a shared database works for the branch its setup
 // names, and on a database of several without one it says which to name.
 func TestDesktopWorksForItsBranch(t *testing.T) {
