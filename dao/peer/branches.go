@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Directory says which branch of a database a token or a customer's
@@ -39,17 +40,27 @@ type Branches struct {
 	open   OpenFunc
 	log    *slog.Logger
 
-	mu      sync.Mutex
-	servers map[int64]*Server
+	servers sync.Map        // branch → *Server, read without a lock by every request
+	mu      sync.Mutex      // held to open a branch's Server, and to start them
 	ctx     context.Context // the serving context, once Serve runs
 	byToken sync.Map        // token hash → branch: a terminal never moves
 }
 
+// openTimeout bounds opening a branch's Server: a request for a branch not
+// yet open waits no longer on a database that does not answer.
+const openTimeout = 5 * time.Second
+
 // NewBranches serves home's branch (homeID) and every other the directory
 // knows, opening their Servers with open.
 func NewBranches(home *Server, homeID int64, dir Directory, open OpenFunc) *Branches {
-	return &Branches{home: home, homeID: homeID, dir: dir, open: open, log: home.log,
-		servers: map[int64]*Server{homeID: home}}
+	b := &Branches{home: home, homeID: homeID, dir: dir, open: open, log: home.log}
+	b.servers.Store(homeID, home)
+	return b
+}
+
+// each calls fn for every branch Server open now.
+func (b *Branches) each(fn func(*Server) bool) {
+	b.servers.Range(func(_, v any) bool { return fn(v.(*Server)) })
 }
 
 // Handler routes each request to its branch's Server.
@@ -64,20 +75,14 @@ func (b *Branches) Handler() http.Handler {
 func (b *Branches) Serve(ctx context.Context, ln net.Listener) error {
 	b.mu.Lock()
 	b.ctx = ctx
-	for _, s := range b.servers {
-		s.run(ctx)
-	}
+	b.each(func(s *Server) bool { s.run(ctx); return true })
 	b.mu.Unlock()
 	return serveHTTP(ctx, ln, b.Handler(), b.log, b.Close)
 }
 
 // Close closes every branch's Server; it does not close the stores.
 func (b *Branches) Close() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, s := range b.servers {
-		s.Close()
-	}
+	b.each(func(s *Server) bool { s.Close(); return true })
 	return nil
 }
 
@@ -103,13 +108,15 @@ func (b *Branches) route(r *http.Request) *Server {
 		return b.byHash(ctx, HashToken(tok))
 	}
 	if c := sessionCookie(r); c != "" {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		for _, s := range b.servers {
+		found := b.home
+		b.each(func(s *Server) bool {
 			if _, ok := s.staff.get(c); ok {
-				return s
+				found = s
+				return false
 			}
-		}
+			return true
+		})
+		return found
 	}
 	return b.home
 }
@@ -130,11 +137,16 @@ func (b *Branches) byHash(ctx context.Context, hash string) *Server {
 // cannot be opened (its own answer then says the database is down, or
 // that the token is not its own).
 func (b *Branches) server(ctx context.Context, id int64) *Server {
+	if s, ok := b.servers.Load(id); ok {
+		return s.(*Server)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if s, ok := b.servers[id]; ok {
-		return s
+	if s, ok := b.servers.Load(id); ok {
+		return s.(*Server) // opened while this request waited
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), openTimeout)
+	defer cancel()
 	s, err := b.open(ctx, id)
 	if err != nil {
 		b.log.Warn("could not open a branch", "branch", id, "err", err)
@@ -143,7 +155,7 @@ func (b *Branches) server(ctx context.Context, id int64) *Server {
 	if b.ctx != nil {
 		s.run(b.ctx)
 	}
-	b.servers[id] = s
+	b.servers.Store(id, s)
 	return s
 }
 

@@ -2,6 +2,7 @@ package peer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -160,4 +161,40 @@ func terminalID(t *testing.T, st *sqlstore.GormStore, token string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprint(term.ID)
+}
+
+// A staff handheld of branch 2 signs in through the server of every
+// branch with its token and then works by its session cookie alone: the
+// page's snapshot is its own branch's, and branch 1's handheld sees its own.
+func TestBranchesStaffSessions(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	if _, err := st.AddBranch(ctx, model.BranchInfo{Code: "BJ001", Name: "北京分行", TimeZone: "Asia/Shanghai"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := st.Branch(ctx, "BJ001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	srv := NewBranches(NewServer(st, st, Options{}), st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+		if id != b2.BranchID() {
+			return nil, fmt.Errorf("unexpected branch %d", id)
+		}
+		return NewServer(b2, b2, Options{}), nil
+	})
+	ts := httptest.NewServer(srv.Handler())
+	defer func() { srv.Close(); ts.Close() }()
+	for _, c := range []struct {
+		st   *sqlstore.GormStore
+		name string
+	}{{b2, "北京分行"}, {st, "营业网点"}} {
+		hc := newStaffClient(t, ts.URL, nil)
+		hc.signIn(t, addToken(t, c.st, model.RoleHandheld, 0))
+		resp, b := hc.do(t, "GET", "/staff/api/snapshot", "")
+		var snap model.Snapshot
+		if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &snap) != nil || snap.Branch != c.name {
+			t.Fatalf("a handheld of %s sees %d %q", c.name, resp.StatusCode, snap.Branch)
+		}
+	}
 }
