@@ -181,8 +181,11 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 	for attempt := 1; ; attempt++ {
 		err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			var n int64
-			if err := tx.Model(&branchRow{}).Where("code = ?", code).Count(&n).Error; err != nil || n > 0 {
-				return errors.Join(err, taken)
+			if err := tx.Model(&branchRow{}).Where("code = ?", code).Count(&n).Error; err != nil {
+				return err
+			}
+			if n > 0 {
+				return taken
 			}
 			if err := tx.Raw("SELECT COALESCE(MAX(id), 0) + 1 FROM branch").Scan(&b.ID).Error; err != nil {
 				return err
