@@ -63,11 +63,12 @@ func (b *Branches) each(fn func(*Server) bool) {
 	b.servers.Range(func(_, v any) bool { return fn(v.(*Server)) })
 }
 
-// Handler routes each request to its branch's Server.
+// Handler routes each request to its branch's Server. The body's
+// deadline holds from the start: a staff sign-in's body is read to route it.
 func (b *Branches) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return b.home.bodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b.route(r).Handler().ServeHTTP(w, r)
-	})
+	}))
 }
 
 // Serve answers on ln until ctx ends, as Server.Serve does, for every
@@ -91,7 +92,8 @@ func (b *Branches) Close() error {
 // ticket. Whatever names no known branch goes to home, which answers it
 // as any Server does (401 for a bad token, 404 for an unknown ticket).
 func (b *Branches) route(r *http.Request) *Server {
-	ctx := r.Context()
+	ctx, cancel := context.WithTimeout(r.Context(), b.home.opts.RequestTimeout)
+	defer cancel()
 	path := r.URL.Path
 	if pid, ok := strings.CutPrefix(path, "/t/"); ok {
 		pid, _, _ = strings.Cut(pid, "/")
