@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 
@@ -148,9 +150,10 @@ func errNoBranch(code string) error {
 	return model.Errorf(model.ENotFound, "没有代码为 %s 的网点，`jiaohao branch list` 列出已有网点 (no branch has the code %s; `jiaohao branch list` shows them)", code, code)
 }
 
-// addTries bounds AddBranch's attempts: two branches added at once may
-// both pick the next id, and the second then tries the one after.
-const addTries = 5
+// addTries bounds AddBranch's attempts: branches added at once may all
+// pick the next id; one wins each round and the others try the one after,
+// after a random pause so they do not meet again.
+const addTries = 20
 
 // AddBranch creates a branch. With from (a code) it copies that branch's
 // waiting areas, services, windows (what they serve and allow) and
@@ -203,9 +206,13 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 			break
 		}
 		kind := s.d.errorKind(err)
-		if (kind != errUnique && kind != errRetry) || attempt == addTries || ctx.Err() != nil {
+		if (kind != errUnique && kind != errRetry) || ctx.Err() != nil {
 			return b, s.wrap(err)
 		}
+		if attempt == addTries {
+			return b, model.Errorf(model.EConflict, "其他网点正在同时添加，请重试 (other branches were being added at the same moment; try again)")
+		}
+		time.Sleep(time.Duration(rand.IntN(attempt*5000)+500) * time.Microsecond)
 	}
 	if err != nil {
 		return b, taken
