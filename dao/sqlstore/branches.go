@@ -257,3 +257,27 @@ func (s *GormStore) TicketBranch(ctx context.Context, publicID string) (int64, e
 	}
 	return ids[0], nil
 }
+
+// Overview is the branch's line on head office's overview: its snapshot's
+// figures and how long its longest-waiting customer has waited today.
+func (s *GormStore) Overview(ctx context.Context) (model.BranchOverview, error) {
+	code, err := s.BranchCode(ctx)
+	if err != nil {
+		return model.BranchOverview{}, err
+	}
+	snap, err := s.Snapshot(ctx)
+	if err != nil {
+		return model.BranchOverview{}, err
+	}
+	var oldest []time.Time
+	if err := s.db.WithContext(ctx).Model(&ticketRow{}).
+		Where("branch_id = ? AND status = ? AND business_date = ?", s.branchID, int(model.Waiting), snap.BusinessDate).
+		Order("issued_at").Limit(1).Pluck("issued_at", &oldest).Error; err != nil {
+		return model.BranchOverview{}, s.wrap(err)
+	}
+	var since time.Time
+	if len(oldest) > 0 {
+		since = oldest[0]
+	}
+	return model.Overview(code, snap, since), nil
+}
