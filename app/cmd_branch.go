@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"text/tabwriter"
+	"time"
 
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
 func init() {
-	register("branch", "the database's branches: add --code C --name N [--tz Z] [--from C2] | list | set [--branch C] [--name N] [--tz Z]  (all with --db DSN)", runBranch)
+	register("branch", "the database's branches: add --code C --name N [--tz Z] [--from C2] | list | set [--branch C] [--name N] [--tz Z] | overview  (all with --db DSN)", runBranch)
 }
 
 func runBranch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -22,9 +24,11 @@ func runBranch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return branchList(ctx, args[1:], stdout, stderr)
 		case "set":
 			return branchSet(ctx, args[1:], stdout, stderr)
+		case "overview":
+			return branchOverview(ctx, args[1:], stdout, stderr)
 		}
 	}
-	return model.Errorf(model.EInvalidInput, "用法：jiaohao branch add|list|set --db DSN … (usage: jiaohao branch add|list|set)")
+	return model.Errorf(model.EInvalidInput, "用法：jiaohao branch add|list|set|overview --db DSN … (usage: jiaohao branch add|list|set|overview)")
 }
 
 // branchAdd creates a branch, with the default services and windows or a
@@ -124,4 +128,40 @@ func branchSet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return nil
 	}
 	return model.Errorf(model.ENotFound, "网点已不存在 (the branch is gone)")
+}
+
+// branchOverview prints every branch's line of head office's overview,
+// its code first: who waits and for how long, whom the windows serve,
+// open windows, live alerts and failing devices.
+func branchOverview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("branch overview", stderr)
+	dsn := dbFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	s, err := sqlstore.Open(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	all, err := s.Branches(ctx)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "code\tname\twaiting\tserving\topen windows\tlongest wait\talerts\tfaults")
+	for _, b := range all {
+		bs, err := s.Branch(ctx, b.Code)
+		if err != nil {
+			return err
+		}
+		o, err := bs.Overview(ctx)
+		bs.Close()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\n", o.Code, o.Name, o.Waiting, o.Serving, o.OpenWindows,
+			o.LongestWait.Round(time.Second), o.Alerts, o.Faults)
+	}
+	return w.Flush()
 }

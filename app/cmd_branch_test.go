@@ -200,3 +200,24 @@ func TestDesktopWorksForItsBranch(t *testing.T) {
 		t.Fatalf("tickets %d and %d, want the take in BJ001", n1, n2)
 	}
 }
+
+// `branch overview` prints each branch's line, its code first, with its
+// own queue's figures only.
+func TestBranchOverviewCommand(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
+	bj := openBranchT(t, dsn, "BJ001")
+	for range 2 {
+		if _, err := bj.TakeTicket(context.Background(), "A", 0, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(runOK(t, "branch", "overview", "--db", dsn)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("overview:\n%s", strings.Join(lines, "\n"))
+	}
+	b1, b2 := strings.Fields(lines[1]), strings.Fields(lines[2])
+	if b1[0] != "B001" || b1[2] != "0" || b1[4] != "4" || b2[0] != "BJ001" || b2[1] != "北京分行" || b2[2] != "2" || b2[3] != "0" || b2[4] != "4" {
+		t.Fatalf("overview lines %q and %q", lines[1], lines[2])
+	}
+}
