@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"jiaohao/model"
 )
 
 // Directory says which branch of a database a token or a customer's
@@ -40,11 +42,27 @@ type Branches struct {
 	open   OpenFunc
 	log    *slog.Logger
 
-	servers sync.Map        // branch → *Server, read without a lock by every request
-	mu      sync.Mutex      // held to open a branch's Server, and to start them
-	ctx     context.Context // the serving context, once Serve runs
-	byToken sync.Map        // token hash → branch: a terminal never moves
+	servers sync.Map // branch → *Server, read without a lock by every request
+	byToken sync.Map // token hash → branch: a terminal never moves
+
+	mu      sync.Mutex               // guards what follows
+	opening map[int64]*openingBranch // branches whose Server is being opened
+	ctx     context.Context          // the serving context, once Serve runs
+	closed  bool                     // Close ran: a Server opened late is closed at once
 }
+
+// openingBranch is one branch's Server being opened; the requests that
+// need it meanwhile wait for done, each no longer than its own deadline.
+type openingBranch struct {
+	done chan struct{}
+	s    *Server
+	err  error
+}
+
+// errBranchDown answers a request whose branch cannot be found or opened
+// because the database does not answer: 503, so the PC retries as it does
+// for any outage, never 401, which would tell it its token is rejected.
+var errBranchDown = model.Errorf(model.EUnavailable, "暂时无法连接本网点的数据，请稍后重试 (the branch cannot be reached now; try again shortly)")
 
 // openTimeout bounds opening a branch's Server: a request for a branch not
 // yet open waits no longer on a database that does not answer.
@@ -53,7 +71,7 @@ const openTimeout = 5 * time.Second
 // NewBranches serves home's branch (homeID) and every other the directory
 // knows, opening their Servers with open.
 func NewBranches(home *Server, homeID int64, dir Directory, open OpenFunc) *Branches {
-	b := &Branches{home: home, homeID: homeID, dir: dir, open: open, log: home.log}
+	b := &Branches{home: home, homeID: homeID, dir: dir, open: open, log: home.log, opening: map[int64]*openingBranch{}}
 	b.servers.Store(homeID, home)
 	return b
 }
@@ -67,7 +85,12 @@ func (b *Branches) each(fn func(*Server) bool) {
 // deadline holds from the start: a staff sign-in's body is read to route it.
 func (b *Branches) Handler() http.Handler {
 	return b.home.bodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b.route(r).Handler().ServeHTTP(w, r)
+		s, err := b.route(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		s.Handler().ServeHTTP(w, r)
 	}))
 }
 
@@ -83,6 +106,9 @@ func (b *Branches) Serve(ctx context.Context, ln net.Listener) error {
 
 // Close closes every branch's Server; it does not close the stores.
 func (b *Branches) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
 	b.each(func(s *Server) bool { s.Close(); return true })
 	return nil
 }
@@ -90,17 +116,23 @@ func (b *Branches) Close() error {
 // route is the Server of the request's branch: by its bearer token, the
 // token a staff sign-in posts, its staff session, or the customer page's
 // ticket. Whatever names no known branch goes to home, which answers it
-// as any Server does (401 for a bad token, 404 for an unknown ticket).
-func (b *Branches) route(r *http.Request) *Server {
+// as any Server does (401 for a bad token, 404 for an unknown ticket);
+// a branch that cannot be found or opened for want of the database is
+// errBranchDown.
+func (b *Branches) route(r *http.Request) (*Server, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), b.home.opts.RequestTimeout)
 	defer cancel()
 	path := r.URL.Path
 	if pid, ok := strings.CutPrefix(path, "/t/"); ok {
 		pid, _, _ = strings.Cut(pid, "/")
-		if id, err := b.dir.TicketBranch(ctx, pid); err == nil {
-			return b.server(ctx, id)
+		id, err := b.dir.TicketBranch(ctx, pid)
+		if model.IsCode(err, model.ENotFound) {
+			return b.home, nil
 		}
-		return b.home
+		if err != nil {
+			return nil, b.down("find a ticket's branch", err)
+		}
+		return b.server(ctx, id)
 	}
 	tok := bearer(r)
 	if tok == "" && r.Method == http.MethodPost && path == "/staff/api/session" {
@@ -118,47 +150,86 @@ func (b *Branches) route(r *http.Request) *Server {
 			}
 			return true
 		})
-		return found
+		return found, nil
 	}
-	return b.home
+	return b.home, nil
 }
 
-func (b *Branches) byHash(ctx context.Context, hash string) *Server {
+func (b *Branches) byHash(ctx context.Context, hash string) (*Server, error) {
 	if id, ok := b.byToken.Load(hash); ok {
 		return b.server(ctx, id.(int64))
 	}
 	id, err := b.dir.TokenBranch(ctx, hash)
+	if model.IsCode(err, model.EUnauthorized) {
+		return b.home, nil // home says 401, as for a token of no branch
+	}
 	if err != nil {
-		return b.home
+		return nil, b.down("find a token's branch", err)
 	}
 	b.byToken.Store(hash, id)
 	return b.server(ctx, id)
 }
 
-// server is the branch's Server, opened on first use; home while it
-// cannot be opened (its own answer then says the database is down, or
-// that the token is not its own).
-func (b *Branches) server(ctx context.Context, id int64) *Server {
+// down logs why a request's branch could not be reached and answers it
+// errBranchDown.
+func (b *Branches) down(what string, err error) error {
+	b.log.Warn("could not "+what, "err", err)
+	return errBranchDown
+}
+
+// server is the branch's Server, opened on first use. One open runs per
+// branch, bounded by openTimeout, so a branch whose database is slow holds
+// only its own requests, each no longer than its deadline.
+func (b *Branches) server(ctx context.Context, id int64) (*Server, error) {
 	if s, ok := b.servers.Load(id); ok {
-		return s.(*Server)
+		return s.(*Server), nil
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if s, ok := b.servers.Load(id); ok {
-		return s.(*Server) // opened while this request waited
+		b.mu.Unlock()
+		return s.(*Server), nil // opened while this request waited
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), openTimeout)
-	defer cancel()
+	op := b.opening[id]
+	if op == nil {
+		op = &openingBranch{done: make(chan struct{})}
+		b.opening[id] = op
+		go b.openBranch(id, op)
+	}
+	b.mu.Unlock()
+	select {
+	case <-op.done:
+		if op.err != nil {
+			return nil, errBranchDown
+		}
+		return op.s, nil
+	case <-ctx.Done():
+		return nil, errBranchDown
+	}
+}
+
+// openBranch opens one branch's Server and starts it when serving.
+func (b *Branches) openBranch(id int64, op *openingBranch) {
+	defer close(op.done)
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
 	s, err := b.open(ctx, id)
+	cancel()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.opening, id)
+	if err == nil && b.closed {
+		s.Close()
+		err = errBranchDown
+	}
 	if err != nil {
 		b.log.Warn("could not open a branch", "branch", id, "err", err)
-		return b.home
+		op.err = err
+		return
 	}
 	if b.ctx != nil {
 		s.run(b.ctx)
 	}
 	b.servers.Store(id, s)
-	return s
+	op.s = s
 }
 
 // signInToken is the token a staff sign-in posts, read from a copy of the

@@ -1,0 +1,135 @@
+package peer
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+)
+
+// downDirectory is a directory whose database does not answer.
+type downDirectory struct{}
+
+func (downDirectory) TokenBranch(context.Context, string) (int64, error) {
+	return 0, model.Errorf(model.EUnavailable, "数据库暂不可用 (database unavailable)")
+}
+
+func (downDirectory) TicketBranch(context.Context, string) (int64, error) {
+	return 0, model.Errorf(model.EUnavailable, "数据库暂不可用 (database unavailable)")
+}
+
+// A PC of another branch than home's, first seen while the database does
+// not answer (the directory cannot say whose token it is, or the branch's
+// server cannot be opened), gets 503 and keeps retrying, as a PC of a
+// one-branch server does; never 401, which its client takes as a rejected
+// token and gives up on.
+func TestBranchesOutageIsUnavailableNotUnauthorized(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	if _, err := st.AddBranch(ctx, model.BranchInfo{Code: "BJ001", Name: "北京分行", TimeZone: "Asia/Shanghai"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := st.Branch(ctx, "BJ001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	tok2 := addToken(t, b2, model.RoleKiosk, 0)
+	for _, c := range []struct {
+		name string
+		dir  Directory
+		open OpenFunc
+	}{
+		{"directory down", downDirectory{}, func(context.Context, int64) (*Server, error) {
+			t.Error("opened a branch the directory never named")
+			return nil, context.Canceled
+		}},
+		{"branch cannot open", st, func(context.Context, int64) (*Server, error) {
+			return nil, model.Errorf(model.EUnavailable, "数据库暂不可用 (database unavailable)")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := NewServer(st, st, Options{TakePerMinute: -1})
+			srv := NewBranches(home, st.BranchID(), c.dir, c.open)
+			ts := httptest.NewServer(srv.Handler())
+			defer func() { srv.Close(); ts.Close() }()
+			e := &env{store: st, srv: home, ts: ts}
+			status, body := e.call(t, "GET", "/api/v1/whoami", tok2, "")
+			if status != http.StatusServiceUnavailable || errCode(t, body) != model.EUnavailable {
+				t.Fatalf("branch 2's kiosk while its branch cannot be reached: %d %s, want 503", status, body)
+			}
+			if _, err := Dial(ctx, ts.URL, tok2); err != nil && !IsUnreachable(err) {
+				t.Fatalf("branch 2's PC dialling while its branch cannot be reached: %v, want unreachable", err)
+			}
+		})
+	}
+}
+
+// A branch whose server is slow to open (its database stopped answering
+// for a moment) holds only its own first requests: another branch opening
+// at the same time, and one already open, answer at once.
+func TestBranchesSlowOpenHoldsOnlyItsBranch(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	stores := map[int64]*sqlstore.GormStore{}
+	tokens := map[string]string{}
+	for _, code := range []string{"SLOW1", "FAST1"} {
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: code, Name: code, TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Branch(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		stores[b.BranchID()] = b
+		tokens[code] = addToken(t, b, model.RoleKiosk, 0)
+	}
+	slow, _ := st.Branch(ctx, "SLOW1")
+	defer slow.Close()
+	release := make(chan struct{})
+	var once sync.Once
+	defer once.Do(func() { close(release) })
+	home := NewServer(st, st, Options{TakePerMinute: -1})
+	srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+		if id == slow.BranchID() {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, model.Errorf(model.EUnavailable, "数据库暂不可用 (database unavailable)")
+			}
+		}
+		return NewServer(stores[id], stores[id], Options{TakePerMinute: -1}), nil
+	})
+	ts := httptest.NewServer(srv.Handler())
+	defer func() { srv.Close(); ts.Close() }()
+	e := &env{store: st, srv: home, ts: ts}
+	tok1 := addToken(t, st, model.RoleKiosk, 0)
+
+	slowDone := make(chan int, 1)
+	go func() {
+		status, _ := e.call(t, "GET", "/api/v1/whoami", tokens["SLOW1"], "")
+		slowDone <- status
+	}()
+	time.Sleep(200 * time.Millisecond) // the slow branch is opening
+	for _, c := range []struct{ name, tok string }{{"home", tok1}, {"another branch", tokens["FAST1"]}} {
+		start := time.Now()
+		status, body := e.call(t, "GET", "/api/v1/whoami", c.tok, "")
+		if status != http.StatusOK {
+			t.Fatalf("%s while a branch opens: %d %s", c.name, status, body)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("%s waited %v for another branch's server to open", c.name, d)
+		}
+	}
+	once.Do(func() { close(release) })
+	if status := <-slowDone; status != http.StatusOK {
+		t.Fatalf("the slow branch, once open: %d", status)
+	}
+}
