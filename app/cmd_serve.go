@@ -56,7 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tlsConf = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	all := strings.EqualFold(strings.TrimSpace(*branch), "all")
+	all := strings.EqualFold(strings.TrimSpace(*branch), model.AllBranches)
 	var st *sqlstore.GormStore
 	var err error
 	if all {

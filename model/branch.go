@@ -61,24 +61,38 @@ type BranchInfo struct {
 }
 
 // NormalBranchCode is code as the database keeps it (trimmed, upper case:
-// codes are case-insensitive), or a sentence saying it is not one: letters
-// A–Z, digits, '-' and '_', starting with a letter or digit.
+// codes are case-insensitive), or a sentence saying it is not one: ASCII
+// letters, digits, '-' and '_', starting with a letter or digit. The
+// characters are checked before upper-casing, which turns some others
+// into ASCII (ſ into S, ı into I): a code is only what it is typed as.
+// ALL is no code: `serve --branch all` means every branch.
 func NormalBranchCode(code string) (string, error) {
-	code = strings.ToUpper(strings.TrimSpace(code))
-	bad := Errorf(EInvalidInput, "网点代码 %q 无效：须为 1 至 %d 位字母、数字、- 或 _ (a branch code is 1 to %d letters, digits, - or _)", code, MaxBranchCode, MaxBranchCode)
+	code = strings.TrimSpace(code)
+	shown := code
+	if r := []rune(shown); len(r) > MaxBranchCode+4 {
+		shown = string(r[:MaxBranchCode]) + "…"
+	}
+	bad := Errorf(EInvalidInput, "网点代码 %q 无效：须为 1 至 %d 位字母、数字、- 或 _ (a branch code is 1 to %d letters, digits, - or _)", shown, MaxBranchCode, MaxBranchCode)
 	if code == "" || len(code) > MaxBranchCode {
 		return "", bad
 	}
 	for i, r := range code {
 		switch {
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 		case (r == '-' || r == '_') && i > 0:
 		default:
 			return "", bad
 		}
 	}
+	code = strings.ToUpper(code)
+	if code == AllBranches {
+		return "", Errorf(EInvalidInput, "网点代码不能是 ALL，它表示所有网点 (ALL is no branch code: it means every branch)")
+	}
 	return code, nil
 }
+
+// AllBranches is what --branch names for every branch of the database.
+const AllBranches = "ALL"
 
 // DefaultBranchCode is the code a branch from before codes gets: B and its
 // number, B001 for the first.
