@@ -25,7 +25,10 @@ func (s *GormStore) migrate(ctx context.Context) error {
 	if err := s.seed(ctx); err != nil {
 		return err
 	}
-	return s.migrateAreas(ctx)
+	if err := s.migrateAreas(ctx); err != nil {
+		return err
+	}
+	return s.migrateLevels(ctx)
 }
 
 // migrateTries bounds autoMigrate's attempts: one per object an upgrade

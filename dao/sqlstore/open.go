@@ -37,6 +37,7 @@ type GormStore struct {
 	writers   chan struct{}             // one slot per pooled connection; see writeOnce
 	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
 	taken     lastTake
+	custKey   atomic.Pointer[[]byte] // the branch's customer-number secret, read once (customers_secret.go)
 }
 
 var (
