@@ -9,6 +9,9 @@ import (
 // from the level's existence (the store knows the levels); each bad field
 // is one RowError, so an import names them all at once.
 func CheckCustomer(c CustomerInput) (CustomerInput, []RowError) {
+	if c.Unreadable != "" {
+		return c, []RowError{{Line: c.Line, Field: "line", Message: c.Unreadable}}
+	}
 	c.Number, c.Name, c.Phone = strings.TrimSpace(c.Number), strings.TrimSpace(c.Name), NormalizeKey(c.Phone)
 	c.Level, c.Note = strings.TrimSpace(c.Level), strings.TrimSpace(c.Note)
 	c.IDNumber, c.CardNumber = NormalizeKey(c.IDNumber), NormalizeKey(c.CardNumber)

@@ -41,18 +41,20 @@ func DecodeCSVText(b []byte) ([]byte, error) {
 }
 
 // ParseCustomerCSV reads a register file into rows to import, each with
-// its line, plus the lines it could not read at all (a broken quote, more
-// fields than the header). A file with no usable header is an error.
-func ParseCustomerCSV(file []byte) ([]CustomerInput, []RowError, error) {
+// its line; a line it could not read (a broken quote, more fields than
+// the header) is a row with Unreadable set, so the import names it with
+// the others and writes nothing. A file with no usable header is an
+// error.
+func ParseCustomerCSV(file []byte) ([]CustomerInput, error) {
 	text, err := DecodeCSVText(file)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r := csv.NewReader(bytes.NewReader(text))
 	r.FieldsPerRecord = -1
 	head, err := r.Read()
 	if err != nil {
-		return nil, nil, Errorf(EInvalidInput, "文件第 1 行须为列名，例如 客户号,姓名,手机,等级 (line 1 must name the columns)")
+		return nil, Errorf(EInvalidInput, "文件第 1 行须为列名，例如 客户号,姓名,手机,等级 (line 1 must name the columns)")
 	}
 	cols := make([]string, len(head))
 	seen := map[string]bool{}
@@ -64,11 +66,10 @@ func ParseCustomerCSV(file []byte) ([]CustomerInput, []RowError, error) {
 	}
 	for _, need := range []string{"number", "name", "level"} {
 		if !seen[need] {
-			return nil, nil, Errorf(EInvalidInput, "第 1 行缺少列 %s：须有 客户号、姓名、等级 (line 1 lacks the column %s: number, name and level are required)", need, need)
+			return nil, Errorf(EInvalidInput, "第 1 行缺少列 %s：须有 客户号、姓名、等级 (line 1 lacks the column %s: number, name and level are required)", need, need)
 		}
 	}
 	var rows []CustomerInput
-	var bad []RowError
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -77,21 +78,21 @@ func ParseCustomerCSV(file []byte) ([]CustomerInput, []RowError, error) {
 		line, _ := r.FieldPos(0)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			bad = append(bad, RowError{Line: pe.Line, Field: "", Message: "此行的引号不成对，无法读取 (this line's quotes do not match)"})
+			rows = append(rows, CustomerInput{Line: pe.Line, Unreadable: "此行的引号不成对，无法读取 (this line's quotes do not match)"})
 			continue
 		}
 		if err != nil {
-			return nil, nil, Errorf(EInvalidInput, "无法读取文件 (the file cannot be read)")
+			return nil, Errorf(EInvalidInput, "无法读取文件 (the file cannot be read)")
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // an empty line
 		}
 		if len(rec) > len(cols) {
-			bad = append(bad, RowError{Line: line, Message: "此行的列数多于第 1 行的列名 (this line has more fields than line 1 names)"})
+			rows = append(rows, CustomerInput{Line: line, Unreadable: "此行的列数多于第 1 行的列名 (this line has more fields than line 1 names)"})
 			continue
 		}
 		if len(rows) >= MaxImportRows {
-			return nil, nil, Errorf(EInvalidInput, "一次最多导入 %d 行 (at most %d rows at once)", MaxImportRows, MaxImportRows)
+			return nil, Errorf(EInvalidInput, "一次最多导入 %d 行 (at most %d rows at once)", MaxImportRows, MaxImportRows)
 		}
 		in := CustomerInput{Line: line}
 		for i, v := range rec {
@@ -114,5 +115,5 @@ func ParseCustomerCSV(file []byte) ([]CustomerInput, []RowError, error) {
 		}
 		rows = append(rows, in)
 	}
-	return rows, bad, nil
+	return rows, nil
 }

@@ -67,6 +67,8 @@ type CustomerInput struct {
 	ClearID    bool   `json:"clear_id,omitempty"`
 	ClearCard  bool   `json:"clear_card,omitempty"`
 	Line       int    `json:"line,omitempty"`
+	// Unreadable is why the line of an imported file could not be read.
+	Unreadable string `json:"unreadable,omitempty"`
 }
 
 // CustomerMatch is what the kiosk learns of an identified customer: what

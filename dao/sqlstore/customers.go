@@ -126,8 +126,14 @@ func (s *GormStore) Customers(ctx context.Context, query string, limit int) ([]m
 		}
 		k := model.NormalizeKey(query)
 		h := keyHash(key, k)
-		like := "%" + strings.NewReplacer("%", "", "_", "", "\\", "").Replace(query) + "%"
-		q = q.Where("(number = ? OR phone = ? OR name LIKE ? OR id_hash = ? OR card_hash = ?)", query, k, like, h, h)
+		if kind, _ := model.ClassifyKey(k); kind == model.KeyIDNumber || kind == model.KeyCard {
+			// Only the hash goes to the database: the number itself would
+			// sit in a server's statement log.
+			q = q.Where("(id_hash = ? OR card_hash = ?)", h, h)
+		} else {
+			like := "%" + strings.NewReplacer("%", "", "_", "", "\\", "").Replace(query) + "%"
+			q = q.Where("(number = ? OR phone = ? OR name LIKE ?)", query, k, like)
+		}
 	}
 	var rows []customerRow
 	if err := q.Order("number").Limit(limit).Find(&rows).Error; err != nil {

@@ -20,12 +20,23 @@ func (s *GormStore) ImportCustomers(ctx context.Context, rows []model.CustomerIn
 	if err != nil {
 		return model.ImportResult{}, err
 	}
+	levels, err := s.CustomerLevels(ctx)
+	if err != nil {
+		return model.ImportResult{}, err
+	}
+	known := map[string]bool{}
+	for _, l := range levels {
+		known[l.Name] = true
+	}
 	var res model.ImportResult
 	checked := make([]model.CustomerInput, len(rows))
 	numbers, ids := map[string]int{}, map[string]int{}
 	for i, r := range rows {
 		c, bad := model.CheckCustomer(r)
 		res.Bad = append(res.Bad, bad...)
+		if c.Level != "" && c.Unreadable == "" && !known[c.Level] {
+			res.Bad = append(res.Bad, model.RowError{Line: c.Line, Field: "level", Message: model.ErrorMessage(model.ErrUnknownLevel(c.Level))})
+		}
 		if line, ok := numbers[c.Number]; ok && c.Number != "" {
 			res.Bad = append(res.Bad, model.RowError{Line: c.Line, Field: "number",
 				Message: model.ErrorMessage(model.Errorf(model.ECustomerTaken, "客户号 %s 与第 %d 行重复 (customer number %s repeats line %d)", c.Number, line, c.Number, line))})
