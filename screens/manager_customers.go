@@ -269,7 +269,7 @@ func (p *customersPage) importData(data []byte) {
 		if len(res.Bad) > 0 {
 			lines := []string{tr("cust.import_refused", kv("N", len(res.Bad)))}
 			for _, b := range res.Bad {
-				lines = append(lines, tr("cust.import_line", kv("Line", b.Line, "Field", tr("cust.field_"+b.Field), "Message", b.Message)))
+				lines = append(lines, tr("cust.import_line", kv("Line", b.Line, "Field", fieldName(b.Field), "Message", b.Message)))
 			}
 			p.report.SetText(strings.Join(lines, "\n"))
 			p.msg.SetText("")
@@ -279,4 +279,25 @@ func (p *customersPage) importData(data []byte) {
 		p.msg.SetText(tr("cust.imported", kv("Added", res.Added, "Updated", res.Updated)))
 		p.load()
 	})
+}
+
+// fieldName is a bad row's field as the report names it.
+func fieldName(f string) string {
+	switch f {
+	case "number":
+		return tr("cust.field_number")
+	case "name":
+		return tr("cust.field_name")
+	case "phone":
+		return tr("cust.field_phone")
+	case "level":
+		return tr("cust.field_level")
+	case "note":
+		return tr("cust.field_note")
+	case "id_number":
+		return tr("cust.field_id_number")
+	case "card_number":
+		return tr("cust.field_card_number")
+	}
+	return tr("cust.field_line")
 }
