@@ -31,6 +31,7 @@ type customersPage struct {
 	enabled                     *widget.Check
 	save, fresh, importB        *widget.Button
 	levelRows                   *fyne.Container
+	levels                      []model.CustomerLevel
 	levelName, levelPrio, lvSvc *widget.Entry
 	addLevel                    *widget.Button
 	ident                       *widget.Check
@@ -125,6 +126,7 @@ func (p *customersPage) load() {
 }
 
 func (p *customersPage) showLevels(got []model.CustomerLevel) {
+	p.levels = got
 	names := make([]string, len(got))
 	p.levelRows.RemoveAll()
 	for i, l := range got {
@@ -218,7 +220,12 @@ func (p *customersPage) saveLevel() {
 		}
 		prio = n
 	}
-	l := model.CustomerLevel{Name: p.levelName.Text, Priority: prio, Service: strings.ToUpper(p.lvSvc.Text), SortOrder: len(p.level.Options) + 1}
+	l := model.CustomerLevel{Name: strings.TrimSpace(p.levelName.Text), Priority: prio, Service: strings.ToUpper(p.lvSvc.Text), SortOrder: len(p.levels) + 1}
+	for _, old := range p.levels { // a level's own name edits it: its priority and service
+		if old.Name == l.Name {
+			l.ID, l.SortOrder = old.ID, old.SortOrder
+		}
+	}
 	p.m.async(func(ctx context.Context) error {
 		_, err := r.SaveCustomerLevel(ctx, l)
 		return err

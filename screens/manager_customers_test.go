@@ -58,8 +58,12 @@ func TestManagerCustomersPage(t *testing.T) {
 	if list, _ := st.Customers(ctx, "", 0); len(list) != 3 {
 		t.Fatalf("%d customers after the import, want 3", len(list))
 	}
+	// A level's own name edits its priority.
+	WithUI(func() { p.levelName.SetText("贵宾"); p.levelPrio.SetText("2"); test.Tap(p.addLevel) })
+	waitFor(t, "the level edited", func() bool { return len(p.levels) == 3 && p.levels[1].Priority == 2 })
+
 	waitFor(t, "the setting shown", func() bool { return p.ident.OnChanged != nil && !p.ident.Checked })
-	WithUI(func() { p.ident.SetChecked(true) })
+	WithUI(func() { p.msg.SetText(""); p.ident.SetChecked(true) })
 	waitFor(t, "saved", func() bool { return p.msg.Text == "已保存" })
 	if s, _ := st.Settings(ctx); !s.CustomerIdent {
 		t.Fatal("customer_ident not saved")
