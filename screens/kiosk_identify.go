@@ -139,6 +139,9 @@ func (k *Kiosk) typeKey(r rune) {
 	if ok, _ := k.open(); !ok {
 		return
 	}
+	if k.overlay.Visible() {
+		k.hideTicket() // the last customer's number gives way to the one scanning now
+	}
 	if !id.panel.Visible() {
 		k.openIdent()
 	}
