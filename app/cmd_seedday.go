@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("seed-day", "fill an empty day with realistic demo traffic: --date D --tickets N", runSeedDay)
+	register("seed-day", "fill an empty day with realistic demo traffic: --date D --tickets N [--customers N]", runSeedDay)
 }
 
 // runSeedDay plays a demo day through the ordinary queue operations. It is
@@ -26,6 +26,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	date := fs.String("date", "", "business day YYYY-MM-DD to fill (default: today)")
 	tickets := fs.Int("tickets", 300, "how many customers take a number")
 	seed := fs.Uint64("seed", 0, "random seed; 0 derives it from the date, so a day replays the same")
+	customers := fs.Int("customers", 300, "size of the demo customer register; one kiosk customer in four identifies (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func runSeedDay(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		*date = st.Calendar(ctx).Date(now)
 	}
-	sum, err := demodata.Day(ctx, st, demodata.DayConfig{Date: *date, Tickets: *tickets, Seed: *seed})
+	sum, err := demodata.Day(ctx, st, demodata.DayConfig{Date: *date, Tickets: *tickets, Seed: *seed, Customers: *customers})
 	if err != nil {
 		return err
 	}

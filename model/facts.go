@@ -24,6 +24,9 @@ type TicketFact struct {
 	// EstimateS is the wait estimated when the number was taken, in
 	// seconds; nil where none was kept.
 	EstimateS *int
+	// Level is the registered customer's level the ticket was taken at;
+	// "" for a ticket taken without identification.
+	Level string
 }
 
 // WindowChange is a window's status from one window event on.

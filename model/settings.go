@@ -52,6 +52,9 @@ var DefaultSettings = map[string]string{
 	// Whether the hall screen's rows name the clerk at each window (the
 	// window screen always does).
 	"show_staff": "false",
+	// Whether the kiosk offers identification of a registered customer
+	// (a card, ID or phone number) for the level's priority.
+	"customer_ident": "false",
 }
 
 // Settings is the typed view of the setting table.
@@ -77,6 +80,7 @@ type Settings struct {
 	HealthCheckDir string
 	HallLayout     HallLayout
 	ShowStaff      bool
+	CustomerIdent  bool
 }
 
 type intRange struct{ min, max int }
@@ -129,7 +133,7 @@ func ValidateSetting(key, value string) error {
 		if err := CheckHealthDir(value); err != nil {
 			return err
 		}
-	case "vip_enabled", "voice_chime", "show_staff":
+	case "vip_enabled", "voice_chime", "show_staff", "customer_ident":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
 		}
@@ -273,6 +277,7 @@ func ParseSettings(raw map[string]string) Settings {
 	}
 	s.Look, _ = ParseLook(all["colors"])
 	s.VIPEnabled, _ = strconv.ParseBool(all["vip_enabled"])
+	s.CustomerIdent, _ = strconv.ParseBool(all["customer_ident"])
 	s.BusinessOpen, s.BusinessClose, _ = parseHours(all["business_hours"])
 	s.DayStart, _ = parseDayStart(all["day_start"])
 	s.HealthCheckAt, s.HealthCheckOn, _ = parseCheckTime(all["health_check_time"])

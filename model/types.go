@@ -52,6 +52,12 @@ type Ticket struct {
 	// branch has several, so the ticket and the voice name it. The stores
 	// never set it.
 	Area *Area `json:"area,omitempty"`
+	// CustomerID is the registered customer the ticket was taken for
+	// (0: none) and Level their level's name when it was taken; the
+	// customer's name travels only to the window that serves them
+	// (WindowCustomers), never with the ticket to every screen.
+	CustomerID int64  `json:"customer_id,omitempty"`
+	Level      string `json:"level,omitempty"`
 }
 
 // Service is a business type (业务类型) with its own numbering.

@@ -92,6 +92,9 @@ func RenderESCPOS(s Slip, p Paper) []byte {
 		r.lines(s.Area, cols)
 		r.cmd(escBoldOff)
 	}
+	if s.Level != "" {
+		r.lines(s.Level, cols)
+	}
 	r.lines(s.aheadLine(), cols)
 	r.lines(s.issuedLine(), cols)
 	if s.URL != "" {

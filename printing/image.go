@@ -44,6 +44,9 @@ func RenderImage(s Slip, p Paper) (image.Image, error) {
 	if s.Area != "" {
 		c.text(s.Area, 26)
 	}
+	if s.Level != "" {
+		c.text(s.Level, 26)
+	}
 	c.text(s.aheadLine(), 22)
 	c.text(s.issuedLine(), 22)
 	if s.URL != "" {

@@ -14,7 +14,10 @@ type Slip struct {
 	Service string // the service's name, not its code
 	// Area is where the customer waits ("二楼贵宾区（二楼）"), "" when the
 	// branch has one area: nothing to choose, nothing printed.
-	Area   string
+	Area string
+	// Level is the registered customer's level line ("贵宾客户"), "" for
+	// a number taken without identification; never their name or number.
+	Level  string
 	Number string
 	Ahead  int
 	Wait   time.Duration
@@ -113,6 +116,7 @@ func (h Header) Slip(t model.Ticket, pos model.Position) Slip {
 		Branch:  h.Branch,
 		Service: name,
 		Area:    AreaLine(h.Areas[t.Service]),
+		Level:   LevelLine(t.Level),
 		Number:  t.Number,
 		Ahead:   pos.Ahead,
 		Wait:    wait,
@@ -133,6 +137,14 @@ func AreaLine(a model.Area) string {
 		return ""
 	}
 	return "请到 " + a.Label() + " 等候"
+}
+
+// LevelLine is the customer's level as the ticket prints it; "" for none.
+func LevelLine(level string) string {
+	if level == "" {
+		return ""
+	}
+	return level + "客户"
 }
 
 // aheadLine says how long the customer will wait, in the hall's words.

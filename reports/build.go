@@ -104,6 +104,7 @@ type tally struct {
 	sources      map[string]int
 	estErrors    []time.Duration
 	st           staffTally
+	lv           levelTally
 }
 
 func newTally(in facts) *tally {
@@ -111,7 +112,7 @@ func newTally(in facts) *tally {
 	t := &tally{in: in, loc: loc, r: Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)},
 		svc: newServiceTable(in.services), win: newWindowTable(in.windows),
 		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}, sources: map[string]int{},
-		st: staffTally{times: map[int64][]time.Duration{}, passed: map[int64]int{}}}
+		st: staffTally{times: map[int64][]time.Duration{}, passed: map[int64]int{}}, lv: levelTally{}}
 	t.r.WaitHistogram = make([]Bucket, len(waitBounds))
 	for i, b := range waitBounds {
 		t.r.WaitHistogram[i].From = b
@@ -134,8 +135,11 @@ func (t *tally) add(tk *model.TicketFact) {
 	if tk.Requeued > 0 {
 		row.Requeued++ // by the queue it was issued in, like the waits
 	}
+	lv := t.lv.row(tk.Level)
+	countStatus(&lv.Statuses, model.Status(tk.Status))
 	if called, ok := firstCall(tk, t.in.firstCall); ok {
 		w := max(called.Sub(tk.IssuedAt), 0)
+		lv.waits = append(lv.waits, w)
 		t.waits[tk.IssueServiceID] = append(t.waits[tk.IssueServiceID], w)
 		r.WaitHistogram[bucketOf(w)].Count++
 		if tk.EstimateS != nil {
@@ -196,6 +200,7 @@ func (t *tally) report() Report {
 	r.Services = t.svc.list()
 	r.Windows = t.win.list()
 	r.Staff = t.staffList()
+	r.Levels = t.lv.list()
 	sort.SliceStable(r.Stuck, func(i, j int) bool { return r.Stuck[i].IssuedAt.Before(r.Stuck[j].IssuedAt) })
 	return r
 }

@@ -43,6 +43,12 @@ func CSV(r Report) ([]byte, error) {
 	for _, x := range r.Staff {
 		rows = append(rows, []string{"staff", x.Number, x.Name, itoa(x.Served), secs(x.AvgService), itoa(x.Passed)})
 	}
+	if len(r.Levels) > 0 { // a period with no identified customer has no section, as before the register
+		rows = append(rows, []string{"level", "level", "taken", "done", "passed", "called", "avg_wait_s"})
+		for _, x := range r.Levels {
+			rows = append(rows, []string{"level", x.Level, itoa(x.Statuses.Taken), itoa(x.Statuses.Done), itoa(x.Statuses.Passed), itoa(x.Called), secs(x.AvgWait)})
+		}
+	}
 	rows = append(rows, []string{"arrivals", "hour", "count"})
 	for h, n := range r.ArrivalsByHour {
 		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})

@@ -33,6 +33,7 @@ type labels struct {
 	AvgService, Windows, Window, Served, PausedTime, LunchTime    string
 	Requeued                                                      string
 	Staff, Clerk, NoClerk                                         string
+	Levels, Level, NoLevel                                        string
 	Arrivals, Hour, WaitDist, Minutes, Tickets                    string
 	Stuck, StuckNone, Number, Status, IssuedAt, CalledAt, Date    string
 	BySource                                                      string
@@ -51,6 +52,7 @@ var labelSets = map[Lang]labels{
 		MedianWait: "等待中位数", P90Wait: "90% 等待", AvgService: "平均办理时长",
 		Windows: "分窗口统计", Window: "窗口", Served: "办结数", PausedTime: "暂停时长", LunchTime: "午休时长", Requeued: "重叫数",
 		Staff: "分员工统计", Clerk: "员工（工号 姓名）", NoClerk: "未登录员工",
+		Levels: "分客户等级统计", Level: "客户等级", NoLevel: "未识别客户",
 		Arrivals: "分时段取号量", Hour: "时", WaitDist: "等待时长分布", Minutes: "分钟", Tickets: "张",
 		Stuck: "状态核查：营业结束时停留在已叫号或办理中的号码", StuckNone: "无异常号码",
 		Number: "号码", Status: "状态", IssuedAt: "取号时间", CalledAt: "叫号时间", Date: "日期",
@@ -66,6 +68,7 @@ var labelSets = map[Lang]labels{
 		MedianWait: "Median wait", P90Wait: "90th pct wait", AvgService: "Avg service",
 		Windows: "By window", Window: "Window", Served: "Served", PausedTime: "Time paused", LunchTime: "Lunch", Requeued: "Requeued",
 		Staff: "By staff", Clerk: "Staff (number, name)", NoClerk: "Nobody signed in",
+		Levels: "By customer level", Level: "Customer level", NoLevel: "Not identified",
 		Arrivals: "Arrivals per hour", Hour: "h", WaitDist: "Wait distribution", Minutes: "min", Tickets: "tickets",
 		Stuck: "Status check: tickets left called or serving at close", StuckNone: "none",
 		Number: "Number", Status: "Status", IssuedAt: "Issued", CalledAt: "Called", Date: "Date",

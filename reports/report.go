@@ -28,6 +28,11 @@ type Report struct {
 	// Staff is the clerks who served or passed a ticket, by staff number,
 	// then a row with no number for what nobody signed in did.
 	Staff []StaffStats
+	// Levels counts the tickets by the level of the registered customer
+	// they were taken for, the levels by name, then a row with no level
+	// for tickets taken without identification; none when no ticket of the
+	// period was taken for a customer.
+	Levels []LevelStats
 	// Sources counts the tickets by where they were taken: the kiosk, then
 	// the window (窗口代取), then any other source by name.
 	Sources []SourceCount

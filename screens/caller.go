@@ -36,6 +36,7 @@ type Caller struct {
 	passedBox *fyne.Container
 	take      *callerTake
 	clerk     *callerClerk
+	who       *callerCustomer // the registered customer of the ticket held
 	compact   *callerCompact
 	content   fyne.CanvasObject
 }
@@ -84,13 +85,14 @@ func (c *Caller) build() {
 
 	c.take = newCallerTake(c)
 	c.clerk = newCallerClerk(c)
+	c.who = newCallerCustomer(c)
 	c.buildCompact()
 	buttons := container.NewGridWithColumns(4, c.call, c.recall, c.pass, c.startB,
 		c.finish, c.transfer, c.cancel, c.pause, c.lunch, c.switchB, c.take.btn)
 	c.passedBox = container.NewVBox()
 	passed := widget.NewCard("", tr("caller.passed"), container.NewVScroll(c.passedBox))
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(c.clerk.who, c.clerk.btn, c.clerk.day, c.linkLbl, c.compact.enter), c.title)
-	body := container.NewVBox(c.number, c.info, widget.NewSeparator(), c.waiting, buttons, c.msg)
+	body := container.NewVBox(c.number, c.info, c.who.lbl, widget.NewSeparator(), c.waiting, buttons, c.msg)
 	c.content = container.NewBorder(top, nil, nil, nil, container.NewVSplit(body, passed))
 }
 
@@ -142,6 +144,7 @@ func (c *Caller) refresh() {
 		setText(c.number, numberText(*c.cur))
 		c.info.SetText(tr("caller.ticket_info", kv("Status", statusText(c.cur.Status), "Count", c.cur.CallCount)))
 	}
+	c.who.refresh()
 	var parts []string
 	for _, s := range c.snap.Services {
 		if ws.Serves(s.Code) {

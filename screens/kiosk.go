@@ -34,7 +34,8 @@ type Kiosk struct {
 	errMsg   string // why the last tap took no number, shown for ShowFor
 	errUntil time.Time
 
-	est kioskEstimates
+	est   kioskEstimates
+	ident kioskIdent // a registered customer's identification (kiosk_identify.go)
 
 	pal           palette
 	logo          *logoView
@@ -65,6 +66,7 @@ func NewKiosk(ctx context.Context, w fyne.Window, st model.Store, printer PrintQ
 	}
 	k := &Kiosk{printer: printer, ShowFor: 8 * time.Second, up: true, settings: model.ParseSettings(nil), pal: kioskPalette(model.Look{})}
 	k.build()
+	k.hookKeys(w)
 	w.SetPadded(false)
 	w.SetContent(k.content)
 	k.startEstimates(ctx, st)
@@ -95,6 +97,7 @@ func (k *Kiosk) build() {
 	k.header = withLayout(headerRow{sc: sc, branch: k.branch, title: k.title, logo: k.logo, size: 48, tsize: 40},
 		branch, sc.fit(k.title, 40), k.clockT, k.logo.box)
 	footer := k.stateBox
+	k.buildIdent()
 	k.tilesMark = sc.mark()
 	k.tiles = withLayout(kioskGrid{})
 
@@ -116,7 +119,7 @@ func (k *Kiosk) build() {
 	bottom := container.NewVBox(container.NewPadded(footer), k.notice.box)
 	main := container.NewBorder(container.NewPadded(k.header), bottom, nil, nil, container.NewPadded(k.tiles))
 	k.bg = canvas.NewRectangle(k.pal.bg)
-	k.content = withLayout(sc, k.bg, main, k.overlay)
+	k.content = withLayout(sc, k.bg, main, k.ident.panel, k.overlay)
 	k.showClock()
 }
 
@@ -212,6 +215,8 @@ func (k *Kiosk) refresh() {
 	if refit {
 		k.tiles.Refresh() // each wait line fits its tile
 	}
+	k.setIdent(k.settings.CustomerIdent)
+	enable(k.ident.tile.btn, ok && !k.busy)
 	showVIP := k.settings.VIPEnabled && ok
 	if !showVIP {
 		k.vip = false
@@ -245,6 +250,7 @@ func (k *Kiosk) rebuildTiles(svc []model.ServiceCount) {
 		k.tiles.Add(container.NewStack(btn, container.NewPadded(container.NewVBox(prefix)), withLayout(besides{prefix}, middle(k.sc.fit(name, 64), k.sc.fit(info, 36)))))
 	}
 	k.tiles.Add(k.vipT.box) // a tile like the services, last
+	k.tiles.Add(k.ident.tile.box)
 	k.content.Refresh()
 }
 
@@ -268,6 +274,7 @@ func (k *Kiosk) tick(ctx context.Context) {
 		if !k.hideAt.IsZero() && time.Now().After(k.hideAt) {
 			k.hideTicket()
 		}
+		k.identTick()
 		k.refresh()
 	}, func() { k.notice.stop() })
 }

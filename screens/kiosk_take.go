@@ -21,14 +21,23 @@ func (k *Kiosk) take(code string) {
 	if k.vip {
 		prio = model.MinPriority
 	}
+	who := k.ident.who // taken for the identified customer, once
 	k.busy, k.vip = true, false
+	if who != nil {
+		k.forget()
+	}
 	k.refresh()
 	var t model.Ticket
 	var pos model.Position
 	var fault string
 	k.async(func(ctx context.Context) error {
 		var err error
-		if t, err = k.st.TakeTicket(ctx, code, prio, model.RoleKiosk.TicketSource()); err != nil {
+		if who != nil {
+			t, err = k.st.(model.CustomerDesk).TakeTicketFor(ctx, code, who.ID, model.RoleKiosk.TicketSource())
+		} else {
+			t, err = k.st.TakeTicket(ctx, code, prio, model.RoleKiosk.TicketSource())
+		}
+		if err != nil {
 			return err
 		}
 		// The position only decorates the ticket; without it the
@@ -45,7 +54,7 @@ func (k *Kiosk) take(code string) {
 			return
 		}
 		k.errUntil = time.Time{}
-		k.showTicket(t, pos, fault, prio != 0)
+		k.showTicket(t, pos, fault, prio != 0 || who != nil && who.Priority != 0)
 		k.refresh()
 	})
 }
@@ -53,7 +62,12 @@ func (k *Kiosk) take(code string) {
 // showTicket puts the new number over the tiles for ShowFor.
 func (k *Kiosk) showTicket(t model.Ticket, pos model.Position, fault string, vip bool) {
 	vipText := ""
-	if vip {
+	switch {
+	case t.Level != "" && vip:
+		vipText = tr("kiosk.level_ticket", kv("Level", t.Level)) // 贵宾客户 · 优先办理
+	case t.Level != "":
+		vipText = tr("kiosk.level_only", kv("Level", t.Level))
+	case vip:
 		vipText = tr("kiosk.vip_ticket")
 	}
 	setText(k.vipTag, vipText)

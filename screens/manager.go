@@ -54,6 +54,7 @@ type Manager struct {
 	display  *displayPage
 	terms    *terminalsPage
 	staff    *staffPage
+	custs    *customersPage
 	reports  *reportsPage
 	linkLbl  *widget.Label
 	tabs     *container.AppTabs
@@ -73,6 +74,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 	m.display = newDisplayPage(m)
 	m.terms = newTerminalsPage(m)
 	m.staff = newStaffPage(m)
+	m.custs = newCustomersPage(m)
 	m.reports = newReportsPage(m)
 	m.linkLbl = widget.NewLabel("")
 	m.linkLbl.Importance = widget.DangerImportance
@@ -86,6 +88,7 @@ func NewManager(ctx context.Context, w fyne.Window, st model.Store, deps Manager
 		container.NewTabItem(tr("manager.display"), m.display.content),
 		container.NewTabItem(tr("manager.terminals"), m.terms.content),
 		container.NewTabItem(tr("manager.staff"), m.staff.content),
+		container.NewTabItem(tr("manager.customers"), m.custs.content),
 		container.NewTabItem(tr("manager.reports"), m.reports.content),
 	)
 	// The health banner is hidden unless the last daily check was flagged.
@@ -121,6 +124,7 @@ func (m *Manager) show(u model.Change) {
 		m.loadSettings()
 		m.terms.load()
 		m.staff.load()
+		m.custs.load()
 		m.reports.setDate(m.snap.BusinessDate)
 	}
 }
@@ -154,6 +158,7 @@ func (m *Manager) loadSettings() {
 		m.settings.show(got, err)
 		m.display.show(got, err)
 		m.staff.show(got, err)
+		m.custs.show(got, err)
 	})
 }
 

@@ -20,7 +20,7 @@ var settingKeys = func() []string {
 		seen[k] = true
 	}
 	var rest []string
-	for _, k := range append(displayKeys, staffKeys...) { // the display and staff pages'
+	for _, k := range append(append(displayKeys, staffKeys...), customerKeys...) { // the display, staff and customer pages'
 		seen[k] = true
 	}
 	for k := range model.DefaultSettings {

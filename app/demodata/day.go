@@ -41,6 +41,9 @@ type DayConfig struct {
 	Tickets int    // how many customers take a number
 	// Seed makes the day reproducible; 0 derives it from the date.
 	Seed uint64
+	// Customers is the size of the demo customer register to use: one
+	// kiosk customer in four identifies (patrons.go); 0: no register.
+	Customers int
 }
 
 // DaySummary is what the generator did, counted on its side of the Store:
@@ -129,6 +132,7 @@ type arrival struct {
 	service  string
 	priority int // 0: the service's own
 	source   string
+	customer int64 // a registered customer identified at the kiosk; 0: none
 }
 
 // planArrivals draws n arrival times from the day profile, whole seconds,

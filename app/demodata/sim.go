@@ -83,7 +83,8 @@ type sim struct {
 	lunch    map[int]bool
 	idle     map[int]bool // windows that found the queue empty
 	changes  int
-	staff    staffStore // nil: the store keeps no staff accounts
+	staff    staffStore  // nil: the store keeps no staff accounts
+	patrons  patronStore // nil: no customer register in play
 }
 
 func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*sim, error) {
@@ -117,7 +118,13 @@ func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*si
 	// an hour and a half.
 	capacity := float64(len(windows)) * (closeAt - openAt).Seconds() * 0.85
 	s.pace = min(1, capacity/(float64(cfg.Tickets)*windowSeconds(services)))
-	for _, a := range planArrivals(s.rng, day, cfg.Tickets, services) {
+	ids, err := s.ensurePatrons(cfg.Customers)
+	if err != nil {
+		return nil, err
+	}
+	arrivals := planArrivals(s.rng, day, cfg.Tickets, services)
+	identify(arrivals, ids, cfg.Seed)
+	for _, a := range arrivals {
 		s.schedule(&step{at: a.at, kind: stArrive, arr: a})
 	}
 	if s.staff, err = s.ensureClerks(windows); err != nil {

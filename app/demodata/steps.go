@@ -61,7 +61,13 @@ func (s *sim) do(p *step) error {
 	var err error
 	switch p.kind {
 	case stArrive:
-		if c, err = s.track(st.TakeTicket(ctx, p.arr.service, p.arr.priority, p.arr.source)); err == nil {
+		take := func() (model.Ticket, error) { return st.TakeTicket(ctx, p.arr.service, p.arr.priority, p.arr.source) }
+		if p.arr.customer != 0 && s.patrons != nil {
+			take = func() (model.Ticket, error) {
+				return s.patrons.TakeTicketFor(ctx, p.arr.service, p.arr.customer, p.arr.source)
+			}
+		}
+		if c, err = s.track(take()); err == nil {
 			s.wake(p.at)
 			if s.rng.Float64() < pAbandon {
 				s.after(p.at, 900, 5400, stAbandon, 0, c)

@@ -70,13 +70,13 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/healthcheck", managers, s.runHealth},
 		{"GET", "/api/v1/prints", model.PermPrint, s.pendingPrints},          // a kiosk's own only
 		{"POST", "/api/v1/prints/{id}/claim", model.PermPrint, s.claimPrint}, // a kiosk's own only
-	}, s.clerkRoutes()...)
+	}, append(s.clerkRoutes(), s.registerRoutes()...)...)
 }
 
 // selfBounded are the routes with their own bound: the event stream lives
 // as long as its subscriber, a report and a health check have
-// ReportTimeout.
-var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true, "/api/v1/healthcheck": true}
+// ReportTimeout, and so has an import of customers.
+var selfBounded = map[string]bool{"/api/v1/events": true, "/api/v1/reports": true, "/api/v1/healthcheck": true, "/api/v1/customers/import": true}
 
 // errPageRoleAPI refuses a role that runs as the host's web page (the
 // handheld) on the PCs' API: its token only signs in to its page, whose

@@ -123,6 +123,22 @@ func TestAuthMatrix(t *testing.T) {
 			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B"}`, C | M, 1},
 			{"POST", "/api/v1/tickets/" + id + "/transfer", `{"service":"B","from_window":3}`, M, 3},
 		},
+		// The manager keeps the customer register; a PC that takes
+		// numbers identifies and takes for a customer; a caller reads
+		// the customer of its own window's ticket.
+		"POST /api/v1/customers/search":    {{"POST", "/api/v1/customers/search", `{"query":"C1"}`, M, 0}},
+		"POST /api/v1/customers":           {{"POST", "/api/v1/customers", `{"number":"C1","name":"王小明","level":"贵宾"}`, M, 0}},
+		"PUT /api/v1/customers/{id}":       {{"PUT", "/api/v1/customers/999", `{"number":"C2","name":"李四","level":"普通","enabled":true}`, M, 0}},
+		"POST /api/v1/customers/import":    {{"POST", "/api/v1/customers/import", `{"rows":[{"number":"C3","name":"赵六","level":"普通","line":2}]}`, M, 0}},
+		"GET /api/v1/customer-levels":      {{"GET", "/api/v1/customer-levels", "", M, 0}},
+		"POST /api/v1/customer-levels":     {{"POST", "/api/v1/customer-levels", `{"name":"钻石","priority":2}`, M, 0}},
+		"PUT /api/v1/customer-levels/{id}": {{"PUT", "/api/v1/customer-levels/999", `{"name":"金卡","priority":3}`, M, 0}},
+		"POST /api/v1/customers/identify":  {{"POST", "/api/v1/customers/identify", `{"key":"13812345678"}`, K | C | M, 0}},
+		"POST /api/v1/customer-tickets":    {{"POST", "/api/v1/customer-tickets", `{"service":"A","customer":999}`, K | C | M, 0}},
+		"GET /api/v1/windows/{n}/customer": {
+			{"GET", "/api/v1/windows/1/customer", "", C | M, 1},
+			{"GET", "/api/v1/windows/2/customer", "", M, 2},
+		},
 	}
 	// The roles of the design and the window screen keep their column of
 	// the matrix; every role of the table, those and any added later, is

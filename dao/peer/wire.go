@@ -48,15 +48,15 @@ const (
 // httpStatus maps a domain code to the status the contract promises.
 func httpStatus(code string) int {
 	switch code {
-	case model.EInvalidInput, model.ELowContrast:
+	case model.EInvalidInput, model.ELowContrast, model.EBadPhone, model.EBadIDNumber, model.EUnknownLevel:
 		return http.StatusBadRequest
 	case model.EUnauthorized:
 		return http.StatusUnauthorized
 	case model.EForbidden:
 		return http.StatusForbidden
-	case model.ENotFound, model.EQueueEmpty:
+	case model.ENotFound, model.EQueueEmpty, model.ECustomerNotFound:
 		return http.StatusNotFound
-	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty:
+	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty, model.ECustomerTaken:
 		return http.StatusConflict
 	case model.EWindowNotOpen, model.EWindowNotServing, model.EWrongPassword, model.EStaffDisabled:
 		return http.StatusUnprocessableEntity

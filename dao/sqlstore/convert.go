@@ -21,6 +21,12 @@ func (r ticketRow) toModel(c codes) model.Ticket {
 	if r.WindowNo != nil {
 		t.Window = *r.WindowNo
 	}
+	if r.CustomerID != nil {
+		t.CustomerID = *r.CustomerID
+	}
+	if r.CustomerLevel != nil {
+		t.Level = *r.CustomerLevel
+	}
 	if r.PrintAt != nil {
 		t.PrintAt, t.PrintedAt = *r.PrintAt, utcPtr(r.PrintedAt)
 		if r.PrintKioskID != nil {

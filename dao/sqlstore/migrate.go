@@ -28,7 +28,10 @@ func (s *GormStore) migrate(ctx context.Context) error {
 	if err := codeBranches(db); err != nil {
 		return err
 	}
-	return s.migrateAreas(ctx)
+	if err := s.migrateAreas(ctx); err != nil {
+		return err
+	}
+	return s.migrateLevels(ctx)
 }
 
 // migrateTries bounds autoMigrate's attempts: one per object an upgrade

@@ -40,6 +40,7 @@ type GormStore struct {
 	// sharedPool: the connections belong to the Store this one was made
 	// from (Branch), which closes them.
 	sharedPool bool
+	custKey    atomic.Pointer[[]byte] // the branch's customer-number secret, read once (customers_secret.go)
 }
 
 var (

@@ -26,7 +26,7 @@ func (s *GormStore) TakeTicketPrintAt(ctx context.Context, service string, prior
 	if kiosk <= 0 {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "请选择打印号票的取号机 (choose the kiosk to print at)")
 	}
-	return s.take(ctx, service, priority, source, kiosk)
+	return s.take(ctx, service, priority, source, kiosk, 0)
 }
 
 // kioskByID is the name of the kiosk terminal id, one of the branch's

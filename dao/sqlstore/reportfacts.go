@@ -14,7 +14,7 @@ import (
 
 var _ model.ReportFacts = (*GormStore)(nil)
 
-const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at, estimate_s"
+const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at, estimate_s, customer_level"
 
 // issuedIn is the range filter every ticket query uses: a plain range on
 // the indexed column (ix_ticket_issued / ix_history_issued), never a
@@ -51,10 +51,11 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var window sql.NullInt64
 	var called, started, finished sql.NullTime
 	var estimate sql.NullInt64
+	var level sql.NullString
 	var est int
 	for rows.Next() {
 		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Source, &t.Status, &window,
-			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished, &estimate); err != nil {
+			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished, &estimate, &level); err != nil {
 			return err
 		}
 		t.WindowNo = nil
@@ -68,6 +69,7 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 			est = int(estimate.Int64)
 			t.EstimateS = &est
 		}
+		t.Level = level.String
 		fn(&t)
 	}
 	return rows.Err()

@@ -117,6 +117,13 @@ type ticketRow struct {
 	// seconds: the report sets it beside the real wait. Null on tickets
 	// from before it was kept.
 	EstimateS *int
+	// CustomerID is the registered customer the ticket was taken for and
+	// CustomerLevel their level's name then, so the report counts by the
+	// level the ticket was served at (NULL: taken without, or from
+	// before the register). Outside every index: the call-next walk
+	// never reads them.
+	CustomerID    *int64
+	CustomerLevel *string `gorm:"size:40"`
 }
 
 func (ticketRow) TableName() string { return "ticket" }
@@ -148,6 +155,8 @@ type historyRow struct {
 	PrintKioskID   *int64     ``
 	PrintClaim     *string    `gorm:"size:40"`
 	EstimateS      *int
+	CustomerID     *int64
+	CustomerLevel  *string `gorm:"size:40"`
 }
 
 func (historyRow) TableName() string { return "ticket_history" }
@@ -192,5 +201,6 @@ func (terminalRow) TableName() string { return "terminal" }
 
 func allTables() []any {
 	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
-		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}, &areaRow{}}
+		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}, &areaRow{},
+		&customerLevelRow{}, &customerRow{}, &branchSecretRow{}}
 }

@@ -14,13 +14,15 @@ import (
 // the (branch, service, business date) sequence row, then the ticket, with
 // the unique key as the last guard. Numbers are never made anywhere else.
 func (s *GormStore) TakeTicket(ctx context.Context, service string, priority int, source string) (model.Ticket, error) {
-	return s.take(ctx, service, priority, source, 0)
+	return s.take(ctx, service, priority, source, 0, 0)
 }
 
 // take is TakeTicket with, when printAt is not 0, the kiosk terminal asked to
 // print the ticket (TakeTicketPrintAt), checked and stored in the same
-// transaction as the number.
-func (s *GormStore) take(ctx context.Context, service string, priority int, source string, printAt int64) (model.Ticket, error) {
+// transaction as the number; and, when customer is not 0, the registered
+// customer it is for (TakeTicketFor), whose level sets the priority and
+// maybe the service, read in that transaction too.
+func (s *GormStore) take(ctx context.Context, service string, priority int, source string, printAt, customer int64) (model.Ticket, error) {
 	if priority != 0 && (priority < model.MinPriority || priority > model.MaxPriority) {
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "优先级须在 %d 到 %d 之间，收到 %d", model.MinPriority, model.MaxPriority, priority)
 	}
@@ -44,6 +46,18 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 				return err
 			}
 			at, atID = &name, &printAt
+		}
+		var who *takenFor
+		if customer != 0 {
+			f, err := t.takenFor(customer)
+			if err != nil {
+				return err
+			}
+			who = &f
+			if f.service != "" {
+				service = f.service
+			}
+			priority = f.priority
 		}
 		svc, err := t.serviceByCode(strings.TrimSpace(service))
 		if err != nil {
@@ -84,6 +98,9 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			Number: model.FormatNumber(svc.Code, seq, width), Priority: priority, Status: int(model.Waiting),
 			Lane: int(model.LaneNormal), SortKey: key, PublicID: newPublicID(),
 			Source: source, IssuedAt: t.now, PrintAt: at, PrintKioskID: atID, EstimateS: est,
+		}
+		if who != nil {
+			row.CustomerID, row.CustomerLevel = &customer, &who.level
 		}
 		kept = est != nil
 		if err := t.Create(&row).Error; err != nil {

@@ -1,0 +1,70 @@
+package sqlstore_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/model"
+)
+
+// PCs opening a fresh register at once: each makes a secret on its first
+// hash, one is kept and all hash with it, so a customer saved on one PC is
+// identified on every other; and PCs adding one customer number at once
+// add it once, the others told it is taken, never a database error.
+func TestCustomerSecretAndNumberUnderConcurrentPCs(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		const pcs = 4
+		stores := openStores(t, dsn, pcs)
+		ids := make([]string, pcs)
+		var wg sync.WaitGroup
+		errs := make([]error, pcs)
+		for i, s := range stores {
+			ids[i] = testID(fmt.Sprintf("3201021990010%04d", 1000+i))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = s.SaveCustomer(bg, model.CustomerInput{
+					Customer: model.Customer{Number: fmt.Sprintf("P%d", i), Name: "客户", Level: "普通"}, IDNumber: ids[i]})
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			okAny(t, err)
+			for j, s := range stores {
+				m, err := s.IdentifyCustomer(bg, ids[i])
+				if err != nil {
+					t.Fatalf("PC %d identifying PC %d's customer: %v", j, i, err)
+				}
+				_ = m
+			}
+		}
+		var secrets int64
+		okAny(t, stores[0].DB().Raw("SELECT COUNT(*) FROM branch_secret").Scan(&secrets).Error)
+		if secrets != 1 {
+			t.Fatalf("%d secrets kept, want 1", secrets)
+		}
+
+		for i, s := range stores {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = s.SaveCustomer(bg, model.CustomerInput{Customer: model.Customer{Number: "SAME", Name: fmt.Sprint("客户", i), Level: "贵宾"}})
+			}()
+		}
+		wg.Wait()
+		added := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				added++
+			case !model.IsCode(err, model.ECustomerTaken):
+				t.Fatalf("a racing add: %v (%s)", err, model.ErrorCode(err))
+			}
+		}
+		if got, _ := stores[0].Customers(bg, "SAME", 5); added != 1 || len(got) != 1 {
+			t.Fatalf("%d adds succeeded, %d rows", added, len(got))
+		}
+	})
+}
