@@ -33,7 +33,7 @@ func OpenBranch(ctx context.Context, dsn, code string) (*GormStore, error) {
 	// Nothing has used the store yet (no watch, no cached codes): it turns
 	// into the branch's own and keeps the pool.
 	s.branchID = b.ID
-	if err := s.migrateAreas(ctx); err != nil {
+	if err := s.prepareBranch(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("preparing branch %s: %w", b.Code, err)
 	}
@@ -222,8 +222,8 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 		return b, err
 	}
 	defer nb.Close()
-	// The default area and the services in it, as migrate gives branch 1.
-	return b, s.wrap(nb.migrateAreas(ctx))
+	// The default area and customer levels, as migrate gives branch 1.
+	return b, s.wrap(nb.prepareBranch(ctx))
 }
 
 // TokenBranch is the branch of the terminal holding a token hash, across

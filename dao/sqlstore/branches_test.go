@@ -85,6 +85,9 @@ func TestBranchAddListPick(t *testing.T) {
 		if areas, _ := b2.Areas(bg); len(areas) != 1 {
 			t.Fatalf("a new branch's areas %+v, want the default one", areas)
 		}
+		if lv, err := b2.CustomerLevels(bg); err != nil || len(lv) != 3 || lv[1].Name != "贵宾" {
+			t.Fatalf("a new branch's customer levels %+v (%v), want the three defaults", lv, err)
+		}
 
 		sh, err := s.AddBranch(bg, model.BranchInfo{Code: "SH002", Name: "上海分行", TimeZone: "Asia/Tokyo"}, "b001")
 		okAny(t, err)

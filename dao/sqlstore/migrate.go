@@ -28,6 +28,14 @@ func (s *GormStore) migrate(ctx context.Context) error {
 	if err := codeBranches(db); err != nil {
 		return err
 	}
+	return s.prepareBranch(ctx)
+}
+
+// prepareBranch gives the Store's branch what every branch starts with and
+// an older database lacks: its default waiting area and customer levels.
+// Migrate runs it for the first branch; opening or adding another runs it
+// for that one, so every branch of a database starts alike.
+func (s *GormStore) prepareBranch(ctx context.Context) error {
 	if err := s.migrateAreas(ctx); err != nil {
 		return err
 	}
