@@ -37,6 +37,11 @@ type customerView struct {
 	ETAMin int    `json:"eta_min"`
 	// NoWindow: no open window serves it now, so eta_min is no wait to show.
 	NoWindow bool `json:"no_window,omitempty"`
+	// Rated is the score the customer gave (done tickets, read when the
+	// page loads); RateOpen says a done ticket may still be rated. The
+	// live pushes carry neither: the page keeps what it learnt.
+	Rated    int  `json:"rated,omitempty"`
+	RateOpen bool `json:"rate_open,omitempty"`
 }
 
 // labels are the page's words in one language.
@@ -46,11 +51,19 @@ var pageLabels = map[string]labels{
 	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "area": "等候区", "ahead": "前面还有", "people": "人",
 		"eta": "预计等待", "minutes": "分钟", "nowindow": "暂无窗口办理，请稍候", "waiting": "等待中", "called": "请到 {w} 号窗口",
 		"passed": "已过号，请到窗口咨询", "serving": "正在办理", "done": "已办结", "cancelled": "已取消",
-		"notfound": "没有这个号码", "offline": "连接中断，正在重连…"},
+		"notfound": "没有这个号码", "offline": "连接中断，正在重连…",
+		"rate": "请为本次服务评价", "score4": "非常满意", "score3": "满意", "score2": "一般", "score1": "不满意",
+		"comment": "留言（选填）", "thanks": "感谢您的评价！", "rated": "您已评价：",
+		"tag_friendly": "态度好", "tag_skilled": "业务熟练", "tag_fast": "效率高", "tag_clear": "解释清楚",
+		"tag_wait_long": "等待时间长", "tag_slow": "办理慢", "tag_unclear": "解释不清", "tag_unfriendly": "态度差"},
 	"en": {"lang": "en", "title": "My queue number", "service": "Service", "area": "Waiting area", "ahead": "Ahead of you", "people": "",
 		"eta": "Estimated wait", "minutes": "min", "nowindow": "No window serving now, please wait", "waiting": "Waiting", "called": "Please go to window {w}",
 		"passed": "Passed — please ask at a window", "serving": "Being served", "done": "Done", "cancelled": "Cancelled",
-		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…"},
+		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…",
+		"rate": "How was our service?", "score4": "Very satisfied", "score3": "Satisfied", "score2": "Fair", "score1": "Unsatisfied",
+		"comment": "Comment (optional)", "thanks": "Thank you for your rating!", "rated": "Your rating: ",
+		"tag_friendly": "Friendly", "tag_skilled": "Knowledgeable", "tag_fast": "Quick", "tag_clear": "Clear explanation",
+		"tag_wait_long": "Long wait", "tag_slow": "Slow service", "tag_unclear": "Unclear explanation", "tag_unfriendly": "Unfriendly"},
 }
 
 var langMatcher = language.NewMatcher([]language.Tag{language.Chinese, language.English})
@@ -81,7 +94,15 @@ func (s *Server) view(ctx context.Context, pid string) (customerView, model.Tick
 	if t.Status == model.Waiting {
 		pos, _ = s.store.Position(ctx, t.ID) // the page shows the number even if this fails
 	}
-	return makeView(t, names, pos), t, nil
+	v := makeView(t, names, pos)
+	if t.Status == model.Done && t.FinishedAt != nil {
+		if v.Rated = s.pageRated(ctx, t.ID); v.Rated == 0 {
+			st, err1 := s.store.Settings(ctx)
+			now, err2 := s.store.Now(ctx)
+			v.RateOpen = err1 == nil && err2 == nil && model.RatingOpen(*t.FinishedAt, now, st.RatingWindow)
+		}
+	}
+	return v, t, nil
 }
 
 func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
@@ -101,7 +122,7 @@ func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; script-src 'nonce-"+n+"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'")
 	var buf bytes.Buffer
-	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n,
+	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n, "Tags": model.RatingTags,
 		"PollMS": s.opts.LivePollEvery.Milliseconds()}
 	if err := customerTmpl.Execute(&buf, data); err != nil {
 		writeError(w, err)

@@ -56,7 +56,8 @@ func httpStatus(code string) int {
 		return http.StatusForbidden
 	case model.ENotFound, model.EQueueEmpty:
 		return http.StatusNotFound
-	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty:
+	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty,
+		model.EAlreadyRated, model.ERatingExpired, model.ETicketNotDone:
 		return http.StatusConflict
 	case model.EWindowNotOpen, model.EWindowNotServing, model.EWrongPassword, model.EStaffDisabled:
 		return http.StatusUnprocessableEntity
