@@ -43,6 +43,7 @@ func CSV(r Report) ([]byte, error) {
 	for _, x := range r.Staff {
 		rows = append(rows, []string{"staff", x.Number, x.Name, itoa(x.Served), secs(x.AvgService), itoa(x.Passed)})
 	}
+	rows = append(rows, satisfactionCSV(r)...)
 	rows = append(rows, []string{"arrivals", "hour", "count"})
 	for h, n := range r.ArrivalsByHour {
 		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})

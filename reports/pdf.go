@@ -55,6 +55,7 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 	d.services(r)
 	d.windows(r)
 	d.staff(r)
+	d.satisfaction(r)
 	d.estimate(r)
 	d.charts(r)
 	d.stuck(r, lang)

@@ -28,6 +28,9 @@ type Report struct {
 	// Staff is the clerks who served or passed a ticket, by staff number,
 	// then a row with no number for what nobody signed in did.
 	Staff []StaffStats
+	// Satisfaction is the customers' ratings per service, window and
+	// clerk (satisfaction.go).
+	Satisfaction Satisfaction
 	// Sources counts the tickets by where they were taken: the kiosk, then
 	// the window (窗口代取), then any other source by name.
 	Sources []SourceCount
