@@ -64,11 +64,10 @@ func (d *pdfDoc) satisfaction(r Report) {
 			who = d.lb.AllTickets
 		case "service":
 			who = d.lb.Service + " " + x.Name
-		case "window":
+		case "window": // a window's name says it is one (2号窗口)
 			if who == "" {
-				who = x.Key
+				who = d.lb.Window + " " + x.Key
 			}
-			who = d.lb.Window + " " + who
 		case "staff":
 			who = d.lb.NoClerk
 			if x.Key != "" {
