@@ -29,12 +29,15 @@ func served(t *testing.T, s model.Store, window int) model.Ticket {
 // and changes nothing.
 func TestRateOnceWithinTheWindow(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		okAny(t, s.SetSetting(bg, "rating_window_s", "60"))
 		li := addStaff(t, s, "1001", "李娜")
 		_, err := s.SignIn(bg, 1, "1001", staffPass)
 		okAny(t, err)
 		waiting := take(t, s, "B", 0)
 		done := served(t, s, 1)
 		before := countEvents(t, s)
+		followed, err := s.Snapshot(bg) // followed by its events to the end, as a screen does
+		okAny(t, err)
 		good := model.RatingInput{Score: model.ScoreVerySatisfied, Tags: []string{"friendly", "skilled"}, Comment: "谢谢"}
 
 		_, err = s.Rate(bg, waiting.ID, 1, good)
@@ -74,7 +77,6 @@ func TestRateOnceWithinTheWindow(t *testing.T) {
 
 		// Late: finished longer ago than rating_window_s, by the database clock.
 		late := served(t, s, 1)
-		okAny(t, s.SetSetting(bg, "rating_window_s", "60"))
 		now, err := s.Now(bg)
 		okAny(t, err)
 		okAny(t, s.DB().Exec("UPDATE ticket SET finished_at = ? WHERE id = ?", now.Add(-61*time.Second), late.ID).Error)
@@ -113,6 +115,16 @@ func TestRateOnceWithinTheWindow(t *testing.T) {
 		okAny(t, err)
 		if snap.Rated != branch {
 			t.Fatalf("snapshot counts %v, store %v", snap.Rated.Levels, branch.Levels)
+		}
+		evs, err = s.EventsSince(bg, followed.Version, 1000)
+		okAny(t, err)
+		for _, ev := range evs {
+			if !followed.Apply(ev) {
+				t.Fatalf("event %d (%s) did not apply", ev.Version, ev.Kind)
+			}
+		}
+		if followed.Rated != snap.Rated {
+			t.Fatalf("followed by events %v, fresh snapshot %v", followed.Rated.Levels, snap.Rated.Levels)
 		}
 		fig, err := s.StaffToday(bg, 1)
 		okAny(t, err)
