@@ -186,10 +186,30 @@ func (e *Evaluator) show(u model.Change) {
 	}
 }
 
-// applySettings takes the branch's rating window and stars choice.
+// applySettings takes the branch's rating window, stars choice and
+// colours: in new colours the pad is built again, in the state it shows.
 func (e *Evaluator) applySettings(st model.Settings, _ []byte) {
 	e.timeout, e.stars = st.RatingWindow, st.EvaluatorStars
 	e.settings++
+	if pal := hallPalette(st.Look); pal != e.pal {
+		e.pal = pal
+		comment, hint, msg := e.comment.Text, e.hint.Text, e.msg.Text
+		e.build()
+		e.w.SetContent(e.content)
+		e.showCard()
+		e.comment.SetText(comment)
+		setText(e.hint, hint)
+		setText(e.msg, msg)
+		for _, tag := range e.tags {
+			e.chip(tag, true)
+		}
+		if e.asking != nil {
+			setText(e.prompt, tr("evaluator.prompt", kv("Number", e.asking.Number)))
+		}
+		for _, b := range e.scoreBtn {
+			enable(b, !e.sending)
+		}
+	}
 	e.loadStars()
 }
 

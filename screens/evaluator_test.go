@@ -128,3 +128,29 @@ func TestEvaluatorCardWithoutStars(t *testing.T) {
 	}
 	waitFor(t, "the clerk without stars", func() bool { return e.clerkName.Text == "王强" && e.starsT.Text == "" })
 }
+
+// The pad draws in the branch's colours from a change made while it
+// asks, keeping the question, the chips chosen and the comment typed.
+func TestEvaluatorFollowsTheBranchLook(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator { return NewEvaluator(ctx, w, st, 1) })
+	waitLoaded(t, e.Loaded())
+	waitFor(t, "the pad's own colours", func() bool { return e.settings > 0 && e.bg.FillColor == colHallBg })
+	tk := serveAt(t, st, 1)
+	waitFor(t, "asking", func() bool { return e.Asking() == tk.ID })
+	WithUI(func() {
+		test.Tap(e.tagBtn["clear"])
+		test.Type(e.comment, "好")
+	})
+	if err := st.SetSetting(ctx, "colors", lightLook); err != nil {
+		t.Fatal(err)
+	}
+	look, _ := model.ParseLook(lightLook)
+	waitFor(t, "the branch's colours, the question kept", func() bool {
+		return e.bg.FillColor == look.Background && e.clerkName.Color == look.Number && w.Content() == e.content &&
+			e.Asking() == tk.ID && e.ask.Visible() && e.Chosen("clear") && e.tagBg["clear"].FillColor == look.Highlight &&
+			e.comment.Text == "好" && e.prompt.Text == tk.Number+" 号，请您为本次服务评价"
+	})
+}
