@@ -52,18 +52,23 @@ func (s *sim) afterFinish(at time.Time, w int, c *customer) {
 	s.schedule(&step{at: at.Add(d), kind: stRate, window: w, t: c})
 }
 
-// rate is the stRate step.
+// rate is the stRate step. A customer whose window has served the next
+// one meanwhile (a busy day's quick service) rates on the phone instead:
+// the pad is the next customer's by then.
 func (s *sim) rate(p *step) error {
 	r := &s.rater
 	in := r.input()
 	var err error
-	if r.rng.Float64() < pPhone {
+	phone := r.rng.Float64() < pPhone
+	if !phone {
+		_, err = r.rs.Rate(s.ctx, p.t.id, p.window, in)
+		phone = model.IsCode(err, model.ERatingExpired)
+	}
+	if phone {
 		var tk model.Ticket
 		if tk, err = s.st.Ticket(s.ctx, p.t.id); err == nil {
 			_, err = r.rs.RateByPublicID(s.ctx, tk.PublicID, in)
 		}
-	} else {
-		_, err = r.rs.Rate(s.ctx, p.t.id, p.window, in)
 	}
 	if err == nil {
 		p.t.steps++ // the rating's event

@@ -14,7 +14,13 @@ import (
 // screens and the monitor follow it while the ticket's state and the
 // event versions stay as every other write keeps them.
 
-var errNotItsWindow = model.Errorf(model.EForbidden, "这个号码不是在本窗口办理的，不能在这里评价 (this ticket was not served at this window)")
+var (
+	errNotItsWindow = model.Errorf(model.EForbidden, "这个号码不是在本窗口办理的，不能在这里评价 (this ticket was not served at this window)")
+	// errWindowMovedOn: the pad rates its window's last finished ticket
+	// only; once the window finished the next, the customer before has
+	// left the pad.
+	errWindowMovedOn = model.Errorf(model.ERatingExpired, "本窗口已办结下一位客户，这个号码已不能在这里评价 (the window has served the next customer since)")
+)
 
 // Rate records the pad's rating of a ticket finished at window.
 func (s *GormStore) Rate(ctx context.Context, id int64, window int, in model.RatingInput) (model.Rating, error) {
@@ -52,6 +58,15 @@ func (s *GormStore) rate(ctx context.Context, id int64, window int, in model.Rat
 		at := derefInt(row.WindowNo)
 		if window != 0 && at != window {
 			return errNotItsWindow
+		}
+		if window != 0 {
+			last, err := t.lastFinished(window)
+			if err != nil {
+				return err
+			}
+			if last != id {
+				return errWindowMovedOn
+			}
 		}
 		st, err := t.settings()
 		if err != nil {
@@ -102,6 +117,16 @@ func (t *txn) finishStaff(id int64) (*int64, error) {
 		return nil, err
 	}
 	return rows[0].StaffID, nil
+}
+
+// lastFinished is the ticket the window finished last (0: none).
+func (t *txn) lastFinished(window int) (int64, error) {
+	var rows []eventRow
+	if err := t.Select("ticket_id").Where("branch_id = ? AND kind = ? AND window_no = ?", t.s.branchID, model.EvFinish, window).
+		Order("version DESC").Limit(1).Find(&rows).Error; err != nil || len(rows) == 0 || rows[0].TicketID == nil {
+		return 0, err
+	}
+	return *rows[0].TicketID, nil
 }
 
 // RatingOf is ticket id's rating.

@@ -77,6 +77,10 @@ func TestRateOnceWithinTheWindow(t *testing.T) {
 
 		// Late: finished longer ago than rating_window_s, by the database clock.
 		late := served(t, s, 1)
+		// The pad rates its window's last finish only: with the next one
+		// finished, the one before is the phone's to rate.
+		_, err = s.Rate(bg, r.TicketID, 1, good)
+		wantCode(t, err, model.ERatingExpired)
 		now, err := s.Now(bg)
 		okAny(t, err)
 		okAny(t, s.DB().Exec("UPDATE ticket SET finished_at = ? WHERE id = ?", now.Add(-61*time.Second), late.ID).Error)
