@@ -3,6 +3,7 @@ package screens
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
@@ -99,7 +101,9 @@ func (e *Evaluator) build() {
 	e.scoreBtn = map[model.Score]*widget.Button{}
 	var scores []fyne.CanvasObject
 	for _, s := range model.Scores {
-		btn, tile := e.tile(tr(s.Label()), func() { e.rate(s) })
+		// The theme's primary buttons whatever the branch's look, so their
+		// words are in the theme's colour on them.
+		btn, tile := e.tile(tr(s.Label()), theme.Color(theme.ColorNameForegroundOnPrimary), func() { e.rate(s) })
 		btn.Importance = widget.HighImportance
 		e.scoreBtn[s] = btn
 		scores = append(scores, tile)
@@ -109,7 +113,7 @@ func (e *Evaluator) build() {
 	for _, tag := range model.RatingTags {
 		// A chip is an outlined box on the pad's background, filled
 		// while chosen; its button only takes the tap.
-		btn, tile := e.tile(tr("rating.tag."+tag), func() { e.toggle(tag) })
+		btn, tile := e.tile(tr("rating.tag."+tag), e.pal.text, func() { e.toggle(tag) })
 		btn.Importance = widget.LowImportance
 		bg := canvas.NewRectangle(e.pal.row)
 		bg.StrokeColor, bg.StrokeWidth, bg.CornerRadius = e.pal.sub, 2, 8
@@ -134,9 +138,9 @@ func (e *Evaluator) build() {
 
 // tile is a touch button with its label in a fitting box over it, so the
 // words grow with the pad like the kiosk's tiles.
-func (e *Evaluator) tile(label string, tap func()) (*widget.Button, fyne.CanvasObject) {
+func (e *Evaluator) tile(label string, c color.Color, tap func()) (*widget.Button, fyne.CanvasObject) {
 	btn := widget.NewButton("", tap)
-	t, box := fitText(fyne.TextAlignCenter, 0.5, e.pal.text)
+	t, box := fitText(fyne.TextAlignCenter, 0.5, c)
 	setText(t, label)
 	return btn, container.NewStack(btn, withLayout(inset{0.08}, box))
 }
