@@ -37,11 +37,29 @@ type customerView struct {
 	ETAMin int    `json:"eta_min"`
 	// NoWindow: no open window serves it now, so eta_min is no wait to show.
 	NoWindow bool `json:"no_window,omitempty"`
-	// Rated is the score the customer gave (done tickets, read when the
-	// page loads); RateOpen says a done ticket may still be rated. The
-	// live pushes carry neither: the page keeps what it learnt.
-	Rated    int  `json:"rated,omitempty"`
-	RateOpen bool `json:"rate_open,omitempty"`
+}
+
+// pageRate is the rating's state when the page loads: the score given
+// (0: none), or whether a done ticket may still be rated. The live views
+// carry neither (every page of a change gets the same view, read once),
+// so the page keeps it and learns the rest from its own rating's answer.
+type pageRate struct {
+	Rated int  `json:"rated,omitempty"`
+	Open  bool `json:"rate_open,omitempty"`
+}
+
+// rateState is t's pageRate.
+func (s *Server) rateState(ctx context.Context, t model.Ticket) pageRate {
+	var out pageRate
+	if t.Status != model.Done || t.FinishedAt == nil {
+		return out
+	}
+	if out.Rated = s.pageRated(ctx, t.ID); out.Rated == 0 {
+		st, err1 := s.store.Settings(ctx)
+		now, err2 := s.store.Now(ctx)
+		out.Open = err1 == nil && err2 == nil && model.RatingOpen(*t.FinishedAt, now, st.RatingWindow)
+	}
+	return out
 }
 
 // labels are the page's words in one language.
@@ -94,23 +112,18 @@ func (s *Server) view(ctx context.Context, pid string) (customerView, model.Tick
 	if t.Status == model.Waiting {
 		pos, _ = s.store.Position(ctx, t.ID) // the page shows the number even if this fails
 	}
-	v := makeView(t, names, pos)
-	if t.Status == model.Done && t.FinishedAt != nil {
-		if v.Rated = s.pageRated(ctx, t.ID); v.Rated == 0 {
-			st, err1 := s.store.Settings(ctx)
-			now, err2 := s.store.Now(ctx)
-			v.RateOpen = err1 == nil && err2 == nil && model.RatingOpen(*t.FinishedAt, now, st.RatingWindow)
-		}
-	}
-	return v, t, nil
+	return makeView(t, names, pos), t, nil
 }
 
 func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	lang := pageLang(r)
-	v, _, err := s.view(r.Context(), r.PathValue("pid"))
+	v, t, err := s.view(r.Context(), r.PathValue("pid"))
 	status := http.StatusOK
+	var rate pageRate
 	if err != nil {
 		status = httpStatus(model.ErrorCode(err))
+	} else {
+		rate = s.rateState(r.Context(), t)
 	}
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
@@ -122,7 +135,7 @@ func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; script-src 'nonce-"+n+"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'")
 	var buf bytes.Buffer
-	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n, "Tags": model.RatingTags,
+	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n, "Tags": model.RatingTags, "Rate": rate,
 		"PollMS": s.opts.LivePollEvery.Milliseconds()}
 	if err := customerTmpl.Execute(&buf, data); err != nil {
 		writeError(w, err)
