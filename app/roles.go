@@ -63,6 +63,14 @@ var roleScreens = map[model.Role]roleScreen{
 		},
 		size: fyne.NewSize(800, 480), shot: fyne.NewSize(800, 480), public: true,
 	},
+	// The rating pad: a 7 to 10 inch touch screen facing the customer at
+	// its window.
+	model.RoleEvaluator: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			return screens.NewEvaluator(ctx, w, be.st, cfg.Window)
+		},
+		size: fyne.NewSize(1024, 600), shot: fyne.NewSize(1280, 800), public: true,
+	},
 	model.RoleManager: {
 		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
 			// Named for the event log: an acknowledged alert says who.

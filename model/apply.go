@@ -39,6 +39,9 @@ func (s *Snapshot) Apply(ev Event) bool {
 	if ev.Alert != nil {
 		s.putAlert(*ev.Alert)
 	}
+	if ev.Kind == EvRate {
+		s.Rated.Add(RatedScore(ev))
+	}
 	return true
 }
 

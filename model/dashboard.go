@@ -136,6 +136,9 @@ type DayFigures struct {
 	LongestWait                    time.Duration // of the numbers waiting now; 0: none waits
 	AvgWait                        time.Duration // issue to first call, over Called
 	Called                         int
+	// Rated counts the day's customer ratings by level (the snapshot's,
+	// kept in step by the EvRate events).
+	Rated Satisfaction
 }
 
 // PassedPct is the day's passed share of the numbers taken, in percent;
@@ -163,6 +166,7 @@ func (b *DayBoard) Figures(s Snapshot, now time.Time) DayFigures {
 			f.WindowsOpen++
 		}
 	}
+	f.Rated = s.Rated
 	for _, w := range b.waiting {
 		f.LongestWait = max(f.LongestWait, now.Sub(w.issued))
 	}

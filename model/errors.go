@@ -33,7 +33,12 @@ const (
 	// EAreaNotEmpty: a waiting area services still belong to cannot be
 	// deleted.
 	EAreaNotEmpty = "area_not_empty"
-	EInternal     = "internal"
+	// A customer's rating (Ratings.Rate): the ticket has one already,
+	// its rating window has passed, or it is not done.
+	EAlreadyRated  = "already_rated"
+	ERatingExpired = "rating_expired"
+	ETicketNotDone = "ticket_not_done"
+	EInternal      = "internal"
 )
 
 // Error is the domain error: a code for programs and one plain sentence for

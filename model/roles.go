@@ -22,6 +22,11 @@ const (
 	// 000): it opens the host's staff page in its browser and signs in
 	// with its token.
 	RoleHandheld Role = "handheld"
+	// RoleEvaluator is the rating pad (评价器) facing the customer at one
+	// window: it shows the clerk's card and, after each finish there, the
+	// rating buttons. Its token is bound to its window like the caller's;
+	// it watches and rates, nothing else.
+	RoleEvaluator Role = "evaluator"
 )
 
 // Permission is a kind of request a role's token may make of the peer
@@ -47,6 +52,9 @@ const (
 	// PermPrint claims and prints at this kiosk a number taken elsewhere
 	// for a customer (a handheld's), one the ticket names this kiosk for.
 	PermPrint
+	// PermRate records a customer's rating of a ticket finished at the
+	// role's own window.
+	PermRate
 )
 
 // RoleSpec is one row of the role table.
@@ -87,6 +95,7 @@ var roles = []RoleSpec{
 	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
 	{Role: RoleCounter, Label: "role.counter", Title: "title.counter", Perms: PermObserve, Window: true},
+	{Role: RoleEvaluator, Label: "role.evaluator", Title: "title.evaluator", Perms: PermObserve | PermRate, Window: true},
 	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage | PermFloor, Source: string(RoleManager)},
 	// Staff on the floor take a number for a customer and requeue one who
 	// came back after being passed (seed 000 §6).

@@ -18,8 +18,10 @@ func TestRoleTable(t *testing.T) {
 		if got, ok := s.Role.Spec(); !ok || got != s {
 			t.Errorf("%s: Spec gives %+v, %v", s.Role, got, ok)
 		}
-		if s.Window && !s.Role.May(PermAct) && s.Perms != PermObserve {
-			t.Errorf("%s is bound to a window, may not act for it, yet may more than watch it", s.Role)
+		// The rating pad also records its customers' ratings of what its
+		// window finished, which changes no ticket.
+		if s.Window && !s.Role.May(PermAct) && s.Perms&^PermRate != PermObserve {
+			t.Errorf("%s is bound to a window, may not act for it, yet may more than watch and rate it", s.Role)
 		}
 		if !s.Role.May(PermObserve) {
 			t.Errorf("%s may not read the queue it shows", s.Role)
@@ -51,6 +53,10 @@ func TestRoleMay(t *testing.T) {
 		{RoleHandheld, PermTake | PermFloor, true}, {RoleHandheld, PermAct, false}, {RoleHandheld, PermManage, false},
 		// The window screen shows its window and does nothing else.
 		{RoleCounter, PermObserve, true}, {RoleCounter, PermAct, false}, {RoleCounter, PermTake, false}, {RoleCounter, PermManage, false},
+		// The rating pad watches its window and rates what it finished,
+		// nothing else; no other role rates for a customer.
+		{RoleEvaluator, PermObserve | PermRate, true}, {RoleEvaluator, PermAct, false}, {RoleEvaluator, PermTake, false},
+		{RoleEvaluator, PermManage, false}, {RoleCaller, PermRate, false}, {RoleManager, PermRate, false}, {RoleCounter, PermRate, false},
 	} {
 		if got := c.role.May(c.p); got != c.want {
 			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)
@@ -72,10 +78,10 @@ func TestTicketSource(t *testing.T) {
 }
 
 func TestRoleNames(t *testing.T) {
-	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, counter, manager or handheld" {
+	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator, manager or handheld" {
 		t.Errorf("RoleNames: %q", got)
 	}
-	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、counter、manager 或 handheld" {
+	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、counter、evaluator、manager 或 handheld" {
 		t.Errorf("RoleNames zh: %q", got)
 	}
 }
@@ -87,7 +93,7 @@ func TestDesktopRoles(t *testing.T) {
 	for _, s := range DesktopRoles() {
 		got = append(got, s.Role)
 	}
-	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleManager}
+	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleEvaluator, RoleManager}
 	if len(got) != len(want) {
 		t.Fatalf("desktop roles %v, want %v", got, want)
 	}
@@ -104,7 +110,7 @@ func TestDesktopRoles(t *testing.T) {
 // The desktop program's --role names the roles a PC runs, never one that
 // runs in a browser.
 func TestDesktopRoleNames(t *testing.T) {
-	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen, counter or manager" {
+	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator or manager" {
 		t.Errorf("DesktopRoleNames: %q", got)
 	}
 }

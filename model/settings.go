@@ -55,6 +55,11 @@ var DefaultSettings = map[string]string{
 	// Whether the kiosk offers identification of a registered customer
 	// (a card, ID or phone number) for the level's priority.
 	"customer_ident": "false",
+	// How long after a finish its customer may rate the service, and
+	// whether the evaluator pad's card shows the clerk's stars (today's
+	// average rating).
+	"rating_window_s": "120",
+	"evaluator_stars": "true",
 }
 
 // Settings is the typed view of the setting table.
@@ -81,6 +86,8 @@ type Settings struct {
 	HallLayout     HallLayout
 	ShowStaff      bool
 	CustomerIdent  bool
+	RatingWindow   time.Duration
+	EvaluatorStars bool
 }
 
 type intRange struct{ min, max int }
@@ -99,6 +106,7 @@ var intSettings = map[string]intRange{
 	"alert_idle_s":           {0, 86400},
 	"alert_clear_s":          {0, 86400},
 	"alert_device_gone_s":    {0, 604800},
+	"rating_window_s":        {10, 3600},
 }
 
 // ValidateSetting checks one key and value; it says what is wrong in one
@@ -133,7 +141,7 @@ func ValidateSetting(key, value string) error {
 		if err := CheckHealthDir(value); err != nil {
 			return err
 		}
-	case "vip_enabled", "voice_chime", "show_staff", "customer_ident":
+	case "vip_enabled", "voice_chime", "show_staff", "customer_ident", "evaluator_stars":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return Errorf(EInvalidInput, "设置项 %s 须为 true 或 false", key)
 		}
@@ -284,6 +292,8 @@ func ParseSettings(raw map[string]string) Settings {
 	s.HealthCheckDir = all["health_check_dir"]
 	s.HallLayout, _ = ParseHallLayout(all["hall_layout"])
 	s.ShowStaff, _ = strconv.ParseBool(all["show_staff"])
+	s.RatingWindow = time.Duration(num("rating_window_s")) * time.Second
+	s.EvaluatorStars, _ = strconv.ParseBool(all["evaluator_stars"])
 	return s
 }
 

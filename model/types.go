@@ -136,6 +136,7 @@ const (
 	EvSignIn      = "sign_in"     // a clerk signed in at a window
 	EvSignOut     = "sign_out"    // a clerk signed out (or was, by the manager disabling them)
 	EvHealth      = "health"      // a daily health check was recorded (Detail: its business date)
+	EvRate        = "rate"        // a customer rated a done ticket (Detail: the score); the ticket is unchanged
 )
 
 // Event is one committed change. Version is per branch, gap-free and in
@@ -215,6 +216,9 @@ type Snapshot struct {
 	Faults    []Device `json:"faults"` // devices failing now, by PC
 	// Alerts are those the manager still sees (Alert.Live), newest first.
 	Alerts []Alert `json:"alerts"`
+	// Rated counts the business day's ratings by level: the manager's
+	// monitor follows it with the EvRate events.
+	Rated Satisfaction `json:"rated,omitzero"`
 }
 
 // Position is where a waiting ticket stands.

@@ -51,6 +51,9 @@ func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, e
 	if in.staff, err = readStaffFacts(ctx, src, p); err != nil {
 		return Report{}, err
 	}
+	if in.ratings, err = readRatings(ctx, src, p); err != nil {
+		return Report{}, err
+	}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
 		return Report{}, err
 	}
@@ -88,6 +91,8 @@ type facts struct {
 	rules    model.AlertRules
 	rulesSet bool
 	staff    staffFacts
+	// ratings are the period's by ticket id; nil: the store keeps none.
+	ratings map[int64]model.Rating
 }
 
 // tally turns tickets, one at a time, into the report's figures. What it
@@ -105,6 +110,7 @@ type tally struct {
 	estErrors    []time.Duration
 	st           staffTally
 	lv           levelTally
+	sat          satTally
 }
 
 func newTally(in facts) *tally {
@@ -112,7 +118,7 @@ func newTally(in facts) *tally {
 	t := &tally{in: in, loc: loc, r: Report{Branch: in.branch, Period: in.period, GeneratedAt: in.now.In(loc)},
 		svc: newServiceTable(in.services), win: newWindowTable(in.windows),
 		waits: map[int64][]time.Duration{}, serviceTimes: map[int64][]time.Duration{}, windowTimes: map[int][]time.Duration{}, sources: map[string]int{},
-		st: staffTally{times: map[int64][]time.Duration{}, passed: map[int64]int{}}, lv: levelTally{}}
+		st: staffTally{times: map[int64][]time.Duration{}, passed: map[int64]int{}}, lv: levelTally{}, sat: newSatTally()}
 	t.r.WaitHistogram = make([]Bucket, len(waitBounds))
 	for i, b := range waitBounds {
 		t.r.WaitHistogram[i].From = b
@@ -153,6 +159,7 @@ func (t *tally) add(tk *model.TicketFact) {
 	}
 	t.addStaff(tk, d, done)
 	if done {
+		t.addRating(tk)
 		t.serviceTimes[tk.ServiceID] = append(t.serviceTimes[tk.ServiceID], d)
 		if tk.WindowNo != nil {
 			t.windowTimes[*tk.WindowNo] = append(t.windowTimes[*tk.WindowNo], d)
@@ -201,6 +208,7 @@ func (t *tally) report() Report {
 	r.Windows = t.win.list()
 	r.Staff = t.staffList()
 	r.Levels = t.lv.list()
+	r.Satisfaction = t.satisfaction(r)
 	sort.SliceStable(r.Stuck, func(i, j int) bool { return r.Stuck[i].IssuedAt.Before(r.Stuck[j].IssuedAt) })
 	return r
 }

@@ -49,6 +49,7 @@ func CSV(r Report) ([]byte, error) {
 			rows = append(rows, []string{"level", x.Level, itoa(x.Statuses.Taken), itoa(x.Statuses.Done), itoa(x.Statuses.Passed), itoa(x.Called), secs(x.AvgWait)})
 		}
 	}
+	rows = append(rows, satisfactionCSV(r)...)
 	rows = append(rows, []string{"arrivals", "hour", "count"})
 	for h, n := range r.ArrivalsByHour {
 		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})

@@ -38,6 +38,8 @@ type labels struct {
 	Stuck, StuckNone, Number, Status, IssuedAt, CalledAt, Date    string
 	BySource                                                      string
 	Estimate, EstCompared, EstMedianError, EstWithin              string
+	Satisfaction, Group, Rated, RatingRate, AllTickets            string
+	Scores                                                        [4]string // model.Scores' order: best first
 	// SourceNames names the known ticket sources; others print as stored.
 	SourceNames map[string]string
 }
@@ -57,6 +59,8 @@ var labelSets = map[Lang]labels{
 		Stuck: "状态核查：营业结束时停留在已叫号或办理中的号码", StuckNone: "无异常号码",
 		Number: "号码", Status: "状态", IssuedAt: "取号时间", CalledAt: "叫号时间", Date: "日期",
 		Estimate: "等待时间预估准确度", EstCompared: "比较的号码（已叫号且有预估）", EstMedianError: "误差中位数", EstWithin: "误差在 3 分钟以内",
+		Satisfaction: "客户满意度", Group: "范围", Rated: "评价数", RatingRate: "评价率", AllTickets: "全部",
+		Scores:   [4]string{"非常满意", "满意", "一般", "不满意"},
 		BySource: "取号来源", SourceNames: map[string]string{model.SourceKiosk: "取号机", model.SourceWindow: "窗口代取", model.SourceHandheld: "手持终端代取", "manager": "管理端"},
 	},
 	LangEN: {
@@ -73,6 +77,8 @@ var labelSets = map[Lang]labels{
 		Stuck: "Status check: tickets left called or serving at close", StuckNone: "none",
 		Number: "Number", Status: "Status", IssuedAt: "Issued", CalledAt: "Called", Date: "Date",
 		Estimate: "Wait estimate accuracy", EstCompared: "Compared (called, with an estimate)", EstMedianError: "Median error", EstWithin: "Within 3 min",
+		Satisfaction: "Customer satisfaction", Group: "Group", Rated: "Rated", RatingRate: "Rating rate", AllTickets: "All",
+		Scores:   [4]string{"Very satisfied", "Satisfied", "Fair", "Unsatisfied"},
 		BySource: "Taken at", SourceNames: map[string]string{model.SourceKiosk: "kiosk", model.SourceWindow: "window (for a customer)", model.SourceHandheld: "staff handheld (for a customer)"},
 	},
 }

@@ -56,6 +56,7 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 	d.windows(r)
 	d.staff(r)
 	d.levels(r)
+	d.satisfaction(r)
 	d.estimate(r)
 	d.charts(r)
 	d.stuck(r, lang)

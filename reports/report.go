@@ -33,6 +33,9 @@ type Report struct {
 	// for tickets taken without identification; none when no ticket of the
 	// period was taken for a customer.
 	Levels []LevelStats
+	// Satisfaction is the customers' ratings per service, window and
+	// clerk (satisfaction.go).
+	Satisfaction Satisfaction
 	// Sources counts the tickets by where they were taken: the kiosk, then
 	// the window (窗口代取), then any other source by name.
 	Sources []SourceCount

@@ -199,8 +199,8 @@ func TestPDFReadsBack(t *testing.T) {
 	r := generate(t, st, seededDay, seededDay)
 	zh := pdfText(t, tool, r, reports.LangZH)
 	for _, want := range []string{"网点业务统计报表", "总量", "分业务统计", "分窗口统计", "分时段取号量", "等待时长分布",
-		"过号率", "状态核查", r.Branch, "2026-03-02", "第1页/共2页", "第2页/共2页",
-		"分员工统计", squash(r.Staff[0].Number + " " + r.Staff[0].Name)} {
+		"过号率", "状态核查", r.Branch, "2026-03-02", "第1页/共3页", "第3页/共3页",
+		"分员工统计", squash(r.Staff[0].Number + " " + r.Staff[0].Name), "客户满意度", "评价率", "非常满意", "不满意"} {
 		if !strings.Contains(squash(zh), want) {
 			t.Errorf("the PDF text lacks %q", want)
 		}
@@ -217,7 +217,7 @@ func TestPDFReadsBack(t *testing.T) {
 		}
 	}
 	en := pdfText(t, tool, r, reports.LangEN)
-	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of2", "Lunch", "Requeued", "By staff"} {
+	for _, want := range []string{"Branch service report", "By service", "By window", "Arrivals per hour", "Page1of3", "Lunch", "Requeued", "By staff", "Customer satisfaction", "Rating rate"} {
 		if !strings.Contains(squash(en), squash(want)) {
 			t.Errorf("the English PDF text lacks %q", want)
 		}

@@ -129,12 +129,13 @@ func (k *callerClerk) showDay() {
 	})
 }
 
-// dayCells are the clerk's figures as label pairs. No rating exists
-// before customers can rate, so the rating shows a dash.
+// dayCells are the clerk's figures as label pairs. The rating is the
+// average level (4 非常满意 … 1 不满意) with the count of ratings, a dash
+// before the day's first.
 func dayCells(f model.StaffFigures) []fyne.CanvasObject {
 	rating := "—"
 	if f.AvgRating != nil {
-		rating = strconv.FormatFloat(*f.AvgRating, 'f', 1, 64)
+		rating = tr("clerk.rating_value", kv("Avg", strconv.FormatFloat(*f.AvgRating, 'f', 1, 64), "N", f.RatingCount))
 	}
 	avg := "—"
 	if f.Served > 0 {

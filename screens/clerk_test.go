@@ -62,8 +62,8 @@ func TestClerkSignInReachesEveryScreen(t *testing.T) {
 	})
 }
 
-// The clerk's own page: the day's figures, a dash for the rating while
-// customers cannot rate yet.
+// The clerk's own page: the day's figures, a dash for the rating before
+// the day's first, then the average level and the count.
 func TestClerkDayCells(t *testing.T) {
 	var texts []string
 	WithUI(func() {
@@ -74,5 +74,15 @@ func TestClerkDayCells(t *testing.T) {
 	want := []string{"今日办结", "3", "平均办理时长", model.ClockText(150 * time.Second), "平均评价", "—", "过号数", "1"}
 	if !slices.Equal(texts, want) {
 		t.Fatalf("day cells %q, want %q", texts, want)
+	}
+	avg := 3.5
+	WithUI(func() {
+		texts = nil
+		for _, o := range dayCells(model.StaffFigures{Served: 3, AvgRating: &avg, RatingCount: 2}) {
+			texts = append(texts, o.(*widget.Label).Text)
+		}
+	})
+	if texts[5] != "3.5 / 4（2 次）" {
+		t.Fatalf("rating cell %q", texts[5])
 	}
 }

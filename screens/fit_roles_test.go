@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -298,4 +299,39 @@ func fitCounter(t *testing.T) {
 	waitLoaded(t, c.Loaded())
 	waitFor(t, "window 2's number", func() bool { return c.number.Text == "A003" })
 	checkSizes(t, w, nil)
+}
+
+func TestFitEvaluator(t *testing.T) { inEachLanguage(t, fitEvaluator) }
+
+// fitEvaluator checks the rating pad's card and its question at every
+// display size and at the pads' own (7 and 10 inch, either way up); the
+// question's buttons are fingertip-sized.
+func fitEvaluator(t *testing.T) {
+	st := demoStore(t)
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator { return NewEvaluator(ctx, w, st, 2) })
+	waitLoaded(t, e.Loaded())
+	waitFor(t, "the card", func() bool { return e.settings > 0 && e.clerkName.Text != "" })
+	pads := []fyne.Size{{Width: 1024, Height: 600}, {Width: 1280, Height: 800}, {Width: 800, Height: 1280}}
+	check := func() {
+		checkSizes(t, w, nil)
+		for _, size := range pads {
+			WithUI(func() {
+				w.Resize(size)
+				offscreen.Settle(w.Canvas())
+				assertFits(t, w.Canvas().Content(), size)
+			})
+		}
+	}
+	check()
+	WithUI(func() { e.startAsking(model.Ticket{ID: 1, Number: "A123"}) })
+	WithUI(func() { e.timeout = time.Hour })
+	check()
+	for _, size := range append(pads, fitSizes...) {
+		WithUI(func() {
+			w.Resize(size)
+			offscreen.Settle(w.Canvas())
+			assertFingerSized(t, w.Canvas().Content(), size)
+		})
+	}
 }

@@ -17,7 +17,7 @@ import (
 const dayLoadTimeout = time.Minute
 
 // dashTiles are the dashboard's figures, in the order shown.
-var dashTiles = []string{"taken", "served", "waiting", "longest", "avg_wait", "passed", "windows"}
+var dashTiles = []string{"taken", "served", "waiting", "longest", "avg_wait", "passed", "windows", "satisfied"}
 
 // dashboard is the top of the manager's monitor: the day's figures as
 // tiles and the waiting of each service across the day. The day is
@@ -176,6 +176,11 @@ func dashTexts(f model.DayFigures) map[string]string {
 		"avg_wait": "—",
 		"passed":   "—",
 		"windows":  fmt.Sprintf("%d / %d", f.WindowsOpen, f.Windows),
+		// The share of 满意 and 非常满意 among today's ratings.
+		"satisfied": "—",
+	}
+	if f.Rated.Count() > 0 {
+		out["satisfied"] = fmt.Sprintf("%.1f%%", f.Rated.Satisfied()*100)
 	}
 	if f.Waiting > 0 {
 		out["longest"] = model.ClockText(f.LongestWait)

@@ -14,17 +14,17 @@ import (
 // monitor is the live page: the alerts to acknowledge and the health
 // warnings first, then the day's dashboard and each window's state.
 type monitor struct {
-	warn, win *lines
-	alerts    *alertList
-	dash      *dashboard
-	content   fyne.CanvasObject
+	warn, win, sat *lines
+	alerts         *alertList
+	dash           *dashboard
+	content        fyne.CanvasObject
 }
 
 func newMonitor(alerts *alertList, dash *dashboard) *monitor {
-	m := &monitor{warn: newLines(), win: newLines(), alerts: alerts, dash: dash}
+	m := &monitor{warn: newLines(), win: newLines(), sat: newLines(), alerts: alerts, dash: dash}
 	card := func(key string, l *lines) fyne.CanvasObject { return widget.NewCard(tr(key), "", l.box) }
 	m.content = container.NewVScroll(container.NewVBox(widget.NewCard(tr("monitor.alerts"), "", alerts.content()),
-		card("monitor.health", m.warn), dash.content, card("monitor.windows", m.win)))
+		card("monitor.health", m.warn), dash.content, card("monitor.satisfaction", m.sat), card("monitor.windows", m.win)))
 	return m
 }
 
@@ -51,6 +51,7 @@ func (m *monitor) show(s model.Snapshot, warnings []string) {
 		win = append(win, line)
 	}
 	m.win.set(win, widget.MediumImportance)
+	m.sat.set(satisfactionLines(s.Rated), widget.MediumImportance)
 	// Lines come and go: lay the page out again from the new sizes.
 	m.content.Refresh()
 }
@@ -113,4 +114,17 @@ func healthWarnings(s model.Snapshot, rules model.AlertRules) []string {
 		}
 	}
 	return out
+}
+
+// satisfactionLines are today's ratings as the monitor shows them: the
+// satisfied share and count, then each level's count.
+func satisfactionLines(m model.Satisfaction) []string {
+	if m.Count() == 0 {
+		return []string{tr("satisfaction.none")}
+	}
+	return []string{
+		tr("satisfaction.today", kv("Pct", fmt.Sprintf("%.1f", m.Satisfied()*100), "N", m.Count())),
+		tr("satisfaction.levels", kv("L4", m.Of(model.ScoreVerySatisfied), "L3", m.Of(model.ScoreSatisfied),
+			"L2", m.Of(model.ScoreFair), "L1", m.Of(model.ScoreUnsatisfied))),
+	}
 }

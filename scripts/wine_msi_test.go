@@ -56,7 +56,7 @@ func TestWineMSI(t *testing.T) {
 	}
 	menu := w.startMenu(t)
 	for name, args := range map[string]string{"叫号 Jiaohao": "", "取号机": "--role kiosk", "窗口叫号": "--role caller",
-		"大厅屏幕": "--role screen", "窗口屏": "--role counter", "管理端": "--role manager"} {
+		"大厅屏幕": "--role screen", "窗口屏": "--role counter", "评价器": "--role evaluator", "管理端": "--role manager"} {
 		lnk, err := os.ReadFile(filepath.Join(menu, name+".lnk"))
 		if err != nil {
 			t.Errorf("no Start-menu shortcut %s: %v", name, err)

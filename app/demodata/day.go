@@ -56,6 +56,8 @@ type DaySummary struct {
 	Transitions map[int64]int
 	// WindowChanges counts pause and open operations.
 	WindowChanges int
+	// Ratings counts the customers' ratings given.
+	Ratings int
 }
 
 // Business day shape (branch local time).

@@ -133,6 +133,7 @@ var legal = map[string][][2]model.Status{
 	model.EvFinish:   {{model.Serving, model.Done}},
 	model.EvCancel:   {{model.Waiting, model.Cancelled}, {model.Called, model.Cancelled}, {model.Passed, model.Cancelled}},
 	model.EvTransfer: {{model.Called, model.Called}, {model.Serving, model.Serving}, {model.Called, model.Waiting}, {model.Serving, model.Waiting}},
+	model.EvRate:     {{model.Done, model.Done}}, // a rating leaves the ticket done
 }
 
 func checkHistories(t *testing.T, tickets []dayTicket, events []dayEvent, sum demodata.DaySummary) {

@@ -27,6 +27,7 @@ const (
 	stRequeue
 	stAbandon
 	stSignIn
+	stRate
 )
 
 // step is one thing that happens at a moment of the day.
@@ -85,6 +86,7 @@ type sim struct {
 	changes  int
 	staff    staffStore  // nil: the store keeps no staff accounts
 	patrons  patronStore // nil: no customer register in play
+	rater    rater
 }
 
 func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*sim, error) {
@@ -106,7 +108,7 @@ func newSim(ctx context.Context, st DayStore, day time.Time, cfg DayConfig) (*si
 		return nil, model.Errorf(model.EInvalidInput, "seed-day 需要至少一个启用的业务和一个窗口 (no service or window)")
 	}
 	s := &sim{ctx: ctx, st: st, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed>>1|1)), day: day,
-		byID: map[int64]*customer{}, lunch: map[int]bool{}, idle: map[int]bool{}}
+		byID: map[int64]*customer{}, lunch: map[int]bool{}, idle: map[int]bool{}, rater: newRater(st, cfg.Seed)}
 	for _, v := range services {
 		s.services = append(s.services, v.Code)
 	}
@@ -215,7 +217,8 @@ func (s *sim) track(t model.Ticket, err error) (*customer, error) {
 }
 
 func (s *sim) summary() DaySummary {
-	sum := DaySummary{Tickets: len(s.byID), ByStatus: map[model.Status]int{}, Transitions: map[int64]int{}, WindowChanges: s.changes}
+	sum := DaySummary{Tickets: len(s.byID), ByStatus: map[model.Status]int{}, Transitions: map[int64]int{}, WindowChanges: s.changes,
+		Ratings: s.rater.n}
 	for id, c := range s.byID {
 		sum.ByStatus[c.status]++
 		sum.Transitions[id] = c.steps

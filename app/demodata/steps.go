@@ -103,6 +103,7 @@ func (s *sim) do(p *step) error {
 	case stFinish:
 		if _, err = s.track(st.Finish(ctx, c.id, w)); err == nil {
 			s.after(p.at, 5, 30, stWindowFree, w, nil)
+			s.afterFinish(p.at, w, c)
 		}
 	case stTransfer:
 		if _, err = s.track(st.Transfer(ctx, c.id, w, model.TransferTarget{Service: s.otherService(c)})); err == nil {
@@ -117,6 +118,8 @@ func (s *sim) do(p *step) error {
 		}
 	case stSignIn:
 		err = s.signIn(p)
+	case stRate:
+		err = s.rate(p)
 	case stAbandon:
 		if c.status == model.Waiting {
 			_, err = s.track(st.Cancel(ctx, c.id, 0))

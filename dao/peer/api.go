@@ -70,7 +70,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/v1/healthcheck", managers, s.runHealth},
 		{"GET", "/api/v1/prints", model.PermPrint, s.pendingPrints},          // a kiosk's own only
 		{"POST", "/api/v1/prints/{id}/claim", model.PermPrint, s.claimPrint}, // a kiosk's own only
-	}, append(s.clerkRoutes(), s.registerRoutes()...)...)
+	}, append(append(s.clerkRoutes(), s.registerRoutes()...), s.ratingRoutes()...)...)
 }
 
 // selfBounded are the routes with their own bound: the event stream lives

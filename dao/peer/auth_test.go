@@ -33,7 +33,8 @@ func TestAuthMatrix(t *testing.T) {
 		S
 		W // the window screen, bound to window 1 like the caller
 		M
-		all = K | C | S | W | M
+		E   // the rating pad, bound to window 1 like the caller
+		all = K | C | S | W | M | E
 	)
 	type probe struct {
 		method, path, body string
@@ -93,6 +94,19 @@ func TestAuthMatrix(t *testing.T) {
 			{"GET", "/api/v1/windows/1/clerk/today", "", C | M, 1},
 			{"GET", "/api/v1/windows/2/clerk/today", "", M, 2},
 		},
+		// The rating pad rates what its own window finished, and nobody
+		// else rates for a customer; its window's roles and the manager
+		// read the clerk's count there, every role the branch's.
+		"POST /api/v1/windows/{n}/rating": {
+			{"POST", "/api/v1/windows/1/rating", `{"ticket_id":` + id + `,"score":4}`, E, 1},
+			{"POST", "/api/v1/windows/2/rating", `{"ticket_id":` + id + `,"score":4}`, 0, 2},
+		},
+		"GET /api/v1/windows/{n}/satisfaction": {
+			{"GET", "/api/v1/windows/1/satisfaction", "", C | W | E | M, 1},
+			{"GET", "/api/v1/windows/2/satisfaction", "", M, 2},
+		},
+		"GET /api/v1/satisfaction":             {{"GET", "/api/v1/satisfaction", "", all, 0}},
+		"GET /api/v1/tickets/{id}/rating":      {{"GET", "/api/v1/tickets/" + id + "/rating", "", all, 0}},
 		"GET /api/v1/clerks":                   {{"GET", "/api/v1/clerks", "", M, 0}},
 		"POST /api/v1/clerks":                  {{"POST", "/api/v1/clerks", `{"number":"8002","name":"何平","password":"clerk-pass","services":["A"]}`, M, 0}},
 		"PUT /api/v1/clerks/{number}/enabled":  {{"PUT", "/api/v1/clerks/8001/enabled", `{"enabled":true}`, M, 0}},
@@ -143,7 +157,8 @@ func TestAuthMatrix(t *testing.T) {
 	// The roles of the design and the window screen keep their column of
 	// the matrix; every role of the table, those and any added later, is
 	// also held to what its permissions say (tableAllows).
-	bits := map[model.Role]int{model.RoleKiosk: K, model.RoleCaller: C, model.RoleScreen: S, model.RoleCounter: W, model.RoleManager: M}
+	bits := map[model.Role]int{model.RoleKiosk: K, model.RoleCaller: C, model.RoleScreen: S, model.RoleCounter: W, model.RoleManager: M,
+		model.RoleEvaluator: E}
 
 	revoked := addToken(t, e.store, model.RoleManager, 0)
 	ts, err := e.store.Terminals(context.Background())

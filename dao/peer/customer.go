@@ -39,6 +39,29 @@ type customerView struct {
 	NoWindow bool `json:"no_window,omitempty"`
 }
 
+// pageRate is the rating's state when the page loads: the score given
+// (0: none), or whether a done ticket may still be rated. The live views
+// carry neither (every page of a change gets the same view, read once),
+// so the page keeps it and learns the rest from its own rating's answer.
+type pageRate struct {
+	Rated int  `json:"rated,omitempty"`
+	Open  bool `json:"rate_open,omitempty"`
+}
+
+// rateState is t's pageRate.
+func (s *Server) rateState(ctx context.Context, t model.Ticket) pageRate {
+	var out pageRate
+	if t.Status != model.Done || t.FinishedAt == nil {
+		return out
+	}
+	if out.Rated = s.pageRated(ctx, t.ID); out.Rated == 0 {
+		st, err1 := s.store.Settings(ctx)
+		now, err2 := s.store.Now(ctx)
+		out.Open = err1 == nil && err2 == nil && model.RatingOpen(*t.FinishedAt, now, st.RatingWindow)
+	}
+	return out
+}
+
 // labels are the page's words in one language.
 type labels map[string]string
 
@@ -46,11 +69,19 @@ var pageLabels = map[string]labels{
 	"zh": {"lang": "zh-CN", "title": "我的排队号", "service": "业务", "area": "等候区", "ahead": "前面还有", "people": "人",
 		"eta": "预计等待", "minutes": "分钟", "nowindow": "暂无窗口办理，请稍候", "waiting": "等待中", "called": "请到 {w} 号窗口",
 		"passed": "已过号，请到窗口咨询", "serving": "正在办理", "done": "已办结", "cancelled": "已取消",
-		"notfound": "没有这个号码", "offline": "连接中断，正在重连…"},
+		"notfound": "没有这个号码", "offline": "连接中断，正在重连…",
+		"rate": "请为本次服务评价", "score4": "非常满意", "score3": "满意", "score2": "一般", "score1": "不满意",
+		"comment": "留言（选填）", "thanks": "感谢您的评价！", "rated": "您已评价：",
+		"tag_friendly": "态度好", "tag_skilled": "业务熟练", "tag_fast": "效率高", "tag_clear": "解释清楚",
+		"tag_wait_long": "等待时间长", "tag_slow": "办理慢", "tag_unclear": "解释不清", "tag_unfriendly": "态度差"},
 	"en": {"lang": "en", "title": "My queue number", "service": "Service", "area": "Waiting area", "ahead": "Ahead of you", "people": "",
 		"eta": "Estimated wait", "minutes": "min", "nowindow": "No window serving now, please wait", "waiting": "Waiting", "called": "Please go to window {w}",
 		"passed": "Passed — please ask at a window", "serving": "Being served", "done": "Done", "cancelled": "Cancelled",
-		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…"},
+		"notfound": "No such ticket", "offline": "Connection lost, reconnecting…",
+		"rate": "How was our service?", "score4": "Very satisfied", "score3": "Satisfied", "score2": "Fair", "score1": "Unsatisfied",
+		"comment": "Comment (optional)", "thanks": "Thank you for your rating!", "rated": "Your rating: ",
+		"tag_friendly": "Friendly", "tag_skilled": "Knowledgeable", "tag_fast": "Quick", "tag_clear": "Clear explanation",
+		"tag_wait_long": "Long wait", "tag_slow": "Slow service", "tag_unclear": "Unclear explanation", "tag_unfriendly": "Unfriendly"},
 }
 
 var langMatcher = language.NewMatcher([]language.Tag{language.Chinese, language.English})
@@ -86,10 +117,13 @@ func (s *Server) view(ctx context.Context, pid string) (customerView, model.Tick
 
 func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	lang := pageLang(r)
-	v, _, err := s.view(r.Context(), r.PathValue("pid"))
+	v, t, err := s.view(r.Context(), r.PathValue("pid"))
 	status := http.StatusOK
+	var rate pageRate
 	if err != nil {
 		status = httpStatus(model.ErrorCode(err))
+	} else {
+		rate = s.rateState(r.Context(), t)
 	}
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
@@ -101,7 +135,7 @@ func (s *Server) customerPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; script-src 'nonce-"+n+"'; style-src 'nonce-"+n+"'; frame-ancestors 'none'")
 	var buf bytes.Buffer
-	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n,
+	data := map[string]any{"L": pageLabels[lang], "View": v, "Found": err == nil, "Nonce": n, "Tags": model.RatingTags, "Rate": rate,
 		"PollMS": s.opts.LivePollEvery.Milliseconds()}
 	if err := customerTmpl.Execute(&buf, data); err != nil {
 		writeError(w, err)

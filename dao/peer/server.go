@@ -154,6 +154,7 @@ func NewServer(store model.Store, terms model.Terminals, opts Options) *Server {
 	s.mux.Handle("GET /t/{pid}", s.bounded(http.HandlerFunc(s.customerPage)))
 	s.mux.HandleFunc("GET /t/{pid}/live", s.customerLive)
 	s.mux.Handle("GET /t/{pid}/view", s.bounded(http.HandlerFunc(s.customerViewJSON)))
+	s.mux.Handle("POST /t/{pid}/rating", s.bounded(http.HandlerFunc(s.pageRating)))
 	s.mountStaff()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))

@@ -56,7 +56,8 @@ func httpStatus(code string) int {
 		return http.StatusForbidden
 	case model.ENotFound, model.EQueueEmpty, model.ECustomerNotFound:
 		return http.StatusNotFound
-	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty, model.ECustomerTaken:
+	case model.EInvalidTransition, model.EConflict, model.EOtherDay, model.EAreaNotEmpty, model.ECustomerTaken,
+		model.EAlreadyRated, model.ERatingExpired, model.ETicketNotDone:
 		return http.StatusConflict
 	case model.EWindowNotOpen, model.EWindowNotServing, model.EWrongPassword, model.EStaffDisabled:
 		return http.StatusUnprocessableEntity

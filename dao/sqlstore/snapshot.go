@@ -63,6 +63,9 @@ func (s *GormStore) snapshot(ctx context.Context) (model.Snapshot, error) {
 	if snap.Faults, err = s.faults(r); err != nil {
 		return snap, err
 	}
+	if snap.Rated, err = r.satisfaction(snap.BusinessDate, nil); err != nil {
+		return snap, err
+	}
 	snap.Alerts, err = s.liveAlerts(r)
 	return snap, err
 }

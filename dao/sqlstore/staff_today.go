@@ -10,8 +10,8 @@ import (
 // StaffToday is the clerk's own page (个人中心): the business day's
 // figures of whoever is signed in at the window, counted as the report
 // counts them (reports/staff.go): done tickets by the clerk of their
-// finish, passed ones by the clerk of their last pass. No ratings table
-// exists yet, so AvgRating stays nil.
+// finish, passed ones by the clerk of their last pass, ratings by the
+// clerk of the finish they rate (AvgRating nil while none).
 func (s *GormStore) StaffToday(ctx context.Context, window int) (model.StaffFigures, error) {
 	r := s.read(ctx)
 	var err error
@@ -69,6 +69,14 @@ func (s *GormStore) StaffToday(ctx context.Context, window int) (model.StaffFigu
 		if id == clerk.ID {
 			out.Passed++
 		}
+	}
+	rated, err := r.satisfaction(r.date, &clerk.ID)
+	if err != nil {
+		return out, s.wrap(err)
+	}
+	out.RatingCount = rated.Count()
+	if avg, ok := rated.Average(); ok {
+		out.AvgRating = &avg
 	}
 	return out, nil
 }

@@ -50,8 +50,14 @@ type pendingEvent struct {
 	from, to model.Status
 	note     string
 	// staffID names the clerk outright (a sign-out, whose window is
-	// empty by the time the event is logged); nil: the acting window's.
-	staffID *int64
+	// empty by the time the event is logged); nil: the acting window's,
+	// unless ownStaff says nil is the answer (a rating of a finish
+	// nobody was signed in for).
+	staffID  *int64
+	ownStaff bool
+	// ticketID names the ticket of an event that carries none (a
+	// rating, which changes no ticket).
+	ticketID int64
 }
 
 const maxAttempts = 10
@@ -135,10 +141,12 @@ func (t *txn) logEvents() error {
 		row := eventRow{BranchID: t.s.branchID, At: t.now, Kind: e.kind, FromStatus: int(e.from),
 			ToStatus: int(e.to), Actor: actor, Detail: string(detail), WindowNo: intPtr(e.windowNo)}
 		if e.ticket != nil {
-			id := e.ticket.ID
-			row.TicketID = &id
+			e.ticketID = e.ticket.ID
 		}
-		if row.StaffID = e.staffID; row.StaffID == nil {
+		if e.ticketID != 0 {
+			row.TicketID = &e.ticketID
+		}
+		if row.StaffID = e.staffID; row.StaffID == nil && !e.ownStaff {
 			staff, err := t.eventStaff(e.windowNo)
 			if err != nil {
 				return err

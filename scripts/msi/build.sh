@@ -38,6 +38,7 @@ msibuild "$work/jiaohao.msi" -i "$work/_ForceCodepage.idt" \
   -q "$(shortcut MenuCaller '窗口叫号' '窗口叫号 Window caller')" \
   -q "$(shortcut MenuScreen '大厅屏幕' '大厅屏幕 Hall screen')" \
   -q "$(shortcut MenuCounter '窗口屏' '窗口屏 Window screen')" \
+  -q "$(shortcut MenuEvaluator '评价器' '评价器 Rating pad')" \
   -q "$(shortcut MenuManager '管理端' '管理端 Manager')" \
   -q "UPDATE Feature SET Title='开机自动启动 Start at logon' WHERE Feature='Autostart'"
 
