@@ -2,6 +2,8 @@ package peer
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -132,4 +134,101 @@ func TestBranchesSlowOpenHoldsOnlyItsBranch(t *testing.T) {
 	if status := <-slowDone; status != http.StatusOK {
 		t.Fatalf("the slow branch, once open: %d", status)
 	}
+}
+
+// A branch added while one server serves every branch is served at once,
+// with its own name and numbering; a token made for it before it had any
+// request, and one of a branch opened earlier, both work, and neither
+// reaches the other's ticket.
+func TestBranchesAddedWhileServing(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		st, err := sqlstore.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		var mu sync.Mutex
+		var opened []*sqlstore.GormStore
+		defer func() {
+			for _, s := range opened {
+				s.Close()
+			}
+		}()
+		home := NewServer(st, st, Options{TakePerMinute: -1})
+		srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+			b, err := st.BranchByID(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			opened = append(opened, b)
+			mu.Unlock()
+			return NewServer(b, b, Options{TakePerMinute: -1}), nil
+		})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(sctx, ln) }()
+		defer func() { stop(); <-done }()
+		client := httptest.NewServer(http.NotFoundHandler()) // for its client: the requests go to Serve's address
+		defer client.Close()
+		client.URL = "http://" + ln.Addr().String()
+		e := &env{store: st, srv: home, ts: client}
+		kiosk1 := addToken(t, st, model.RoleKiosk, 0)
+		t1 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk1, `{"service":"A"}`)
+
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: "NEW01", Name: "新网点", TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b2, err := st.Branch(ctx, "NEW01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b2.Close()
+		kiosk2, man2 := addToken(t, b2, model.RoleKiosk, 0), addToken(t, b2, model.RoleManager, 0)
+		t2 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk2, `{"service":"A"}`)
+		if t2.Number != "A001" || t1.Number != "A001" {
+			t.Fatalf("first numbers %s and %s, want A001 in each branch", t1.Number, t2.Number)
+		}
+		if snap := must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", man2, ""); snap.Branch != "新网点" {
+			t.Fatalf("the new branch's snapshot is %q's", snap.Branch)
+		}
+		for _, q := range []struct {
+			tok string
+			id  int64
+		}{{kiosk1, t2.ID}, {man2, t1.ID}} {
+			if status, b := e.call(t, "GET", fmt.Sprintf("/api/v1/tickets/%d", q.id), q.tok, ""); status != http.StatusNotFound {
+				t.Fatalf("another branch's ticket %d: %d %s, want 404", q.id, status, b)
+			}
+		}
+		// The new branch's stream follows it live: it was started by Serve's context.
+		c2, err := Dial(ctx, e.ts.URL, man2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c2.Close()
+		evs, err := c2.Watch(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t3 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk2, `{"service":"A"}`)
+		for {
+			select {
+			case ev := <-evs:
+				if ev.TicketID == t1.ID {
+					t.Fatal("the new branch's stream carried branch 1's take")
+				}
+				if ev.TicketID == t3.ID {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatal("the new branch's take never reached its stream")
+			}
+		}
+	})
 }
