@@ -82,6 +82,9 @@ func TestBranchFlagOnEachCommand(t *testing.T) {
 	yesterday := today.AddDate(0, 0, -1).Format(time.DateOnly)
 	colors := "background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff"
 	ctx := context.Background()
+	// What a command prints of the branch's own figures: BJ001's five
+	// tickets of yesterday, which branch 1 does not have.
+	says := map[string]string{"report": "取号 5，", "healthcheck": "取号 5，"}
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -148,7 +151,9 @@ func TestBranchFlagOnEachCommand(t *testing.T) {
 			if c.name == "serve" {
 				return // a serving process runs until stopped: TestBranchesServeIsolated serves both
 			}
-			runOK(t, append(args, "--branch", "bj001")...)
+			if got := runOK(t, append(args, "--branch", "bj001")...); !strings.Contains(got, says[c.name]) {
+				t.Fatalf("%s for BJ001 printed %q, want %q", c.name, got, says[c.name])
+			}
 			if c.check != nil {
 				c.check(t, openBranchT(t, dsn, "B001"), openBranchT(t, dsn, "BJ001"))
 			}
