@@ -226,3 +226,26 @@ func TestBranchOverviewCommand(t *testing.T) {
 		t.Fatalf("overview lines %q and %q", lines[1], lines[2])
 	}
 }
+
+// The demo on a database of several branches asks which, as every other
+// command does, instead of filling branch 1's queue with demo customers;
+// named, it fills only that branch.
+func TestDemoNamesItsBranch(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
+	ctx := context.Background()
+	if d, err := openDemo(ctx, dsn, "", t.Logf); model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(err.Error(), "B001, BJ001") {
+		if err == nil {
+			d.close()
+		}
+		t.Fatalf("the demo on two branches with none named: %v", err)
+	}
+	d, err := openDemo(ctx, dsn, "bj001", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.close()
+	if n1, n2 := countTickets(t, openBranchT(t, dsn, "B001")), countTickets(t, openBranchT(t, dsn, "BJ001")); n1 != 0 || n2 == 0 {
+		t.Fatalf("demo tickets %d in B001 and %d in BJ001, want them all in BJ001", n1, n2)
+	}
+}
