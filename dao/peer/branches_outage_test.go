@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -231,4 +232,67 @@ func TestBranchesAddedWhileServing(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Many PCs of several branches reach a server of every branch at the same
+// moment, before any of their branches is open: each branch's Server is
+// opened once (a second would be a second event tail and sweeper, never
+// closed), and every PC is answered by its own branch.
+func TestBranchesFirstRequestsAtOnce(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	codes := []string{"BJ001", "SH001", "GZ001"}
+	stores := map[int64]*sqlstore.GormStore{}
+	tokens := map[string]string{}
+	for _, code := range codes {
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: code, Name: "网点" + code, TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Branch(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		stores[b.BranchID()] = b
+		tokens[code] = addToken(t, b, model.RoleScreen, 0)
+	}
+	var mu sync.Mutex
+	opens := map[int64]int{}
+	home := NewServer(st, st, Options{TakePerMinute: -1})
+	srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+		mu.Lock()
+		opens[id]++
+		mu.Unlock()
+		time.Sleep(50 * time.Millisecond) // the requests pile up meanwhile
+		return NewServer(stores[id], stores[id], Options{TakePerMinute: -1}), nil
+	})
+	ts := httptest.NewServer(srv.Handler())
+	defer func() { srv.Close(); ts.Close() }()
+	e := &env{store: st, srv: home, ts: ts}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 30 {
+		code := codes[i%len(codes)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, body := e.call(t, "GET", "/api/v1/snapshot", tokens[code], "")
+			if status != http.StatusOK || !strings.Contains(string(body), "网点"+code) {
+				errs <- fmt.Sprintf("a PC of %s: %d %.80s", code, status, body)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	for id, n := range opens {
+		if n != 1 {
+			t.Errorf("branch %d's Server opened %d times", id, n)
+		}
+	}
+	if len(opens) != len(codes) {
+		t.Errorf("opened %v, want each of %d branches once", opens, len(codes))
+	}
 }
