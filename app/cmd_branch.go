@@ -39,7 +39,7 @@ func branchAdd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	code := fs.String("code", "", "the new branch's code, e.g. BJ001 (letters, digits, - and _)")
 	name := fs.String("name", "", "the new branch's name, as tickets and screens show it")
 	zone := fs.String("tz", "Asia/Shanghai", "the branch's time zone (IANA name)")
-	from := fs.String("from", "", "copy services, windows, waiting areas and settings from the branch of this code")
+	from := fs.String("from", "", "copy services, windows, waiting areas, settings and the logo from the branch of this code")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -82,6 +82,9 @@ func TestBranchFlagOnEachCommand(t *testing.T) {
 	yesterday := today.AddDate(0, 0, -1).Format(time.DateOnly)
 	colors := "background=#0a1628&number=#ffd54f&highlight=#b71c1c&text=#ffffff"
 	ctx := context.Background()
+	// What a command prints of the branch's own figures: BJ001's five
+	// tickets of yesterday, which branch 1 does not have.
+	says := map[string]string{"report": "取号 5，", "healthcheck": "取号 5，"}
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -148,7 +151,9 @@ func TestBranchFlagOnEachCommand(t *testing.T) {
 			if c.name == "serve" {
 				return // a serving process runs until stopped: TestBranchesServeIsolated serves both
 			}
-			runOK(t, append(args, "--branch", "bj001")...)
+			if got := runOK(t, append(args, "--branch", "bj001")...); !strings.Contains(got, says[c.name]) {
+				t.Fatalf("%s for BJ001 printed %q, want %q", c.name, got, says[c.name])
+			}
 			if c.check != nil {
 				c.check(t, openBranchT(t, dsn, "B001"), openBranchT(t, dsn, "BJ001"))
 			}
@@ -219,5 +224,28 @@ func TestBranchOverviewCommand(t *testing.T) {
 	b1, b2 := strings.Fields(lines[1]), strings.Fields(lines[2])
 	if b1[0] != "B001" || b1[2] != "0" || b1[4] != "4" || b2[0] != "BJ001" || b2[1] != "北京分行" || b2[2] != "2" || b2[3] != "0" || b2[4] != "4" {
 		t.Fatalf("overview lines %q and %q", lines[1], lines[2])
+	}
+}
+
+// The demo on a database of several branches asks which, as every other
+// command does, instead of filling branch 1's queue with demo customers;
+// named, it fills only that branch.
+func TestDemoNamesItsBranch(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
+	ctx := context.Background()
+	if d, err := openDemo(ctx, dsn, "", t.Logf); model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(err.Error(), "B001, BJ001") {
+		if err == nil {
+			d.close()
+		}
+		t.Fatalf("the demo on two branches with none named: %v", err)
+	}
+	d, err := openDemo(ctx, dsn, "bj001", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.close()
+	if n1, n2 := countTickets(t, openBranchT(t, dsn, "B001")), countTickets(t, openBranchT(t, dsn, "BJ001")); n1 != 0 || n2 == 0 {
+		t.Fatalf("demo tickets %d in B001 and %d in BJ001, want them all in BJ001", n1, n2)
 	}
 }

@@ -23,12 +23,13 @@ import (
 )
 
 func init() {
-	register("demo", "try it on this PC: kiosk, two callers, hall screen and manager live on one embedded database [--db DSN] [--lang en]", runDemo)
+	register("demo", "try it on this PC: kiosk, two callers, hall screen and manager live on one embedded database [--db DSN [--branch CODE]] [--lang en]", runDemo)
 }
 
 func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("demo", stderr)
 	dsn := fs.String("db", "", "database (default: a fresh one in a temporary folder, removed at exit)")
+	branch := branchFlag(fs)
 	lang := fs.String("lang", "zh", "zh or en")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -41,7 +42,7 @@ func runDemo(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	l := &launcher{app: a, windowed: true, logf: log.New(stderr, "jiaohao: ", log.LstdFlags).Printf}
-	l.startDemo(*dsn)
+	l.startDemo(*dsn, *branch)
 	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
 	defer stop()
 	a.Run()
@@ -78,7 +79,7 @@ var demoTerminals = []struct {
 
 // startDemo opens a "starting" window at once and the branch off the UI
 // goroutine, then the five windows.
-func (l *launcher) startDemo(dsn string) {
+func (l *launcher) startDemo(dsn, branch string) {
 	w := l.app.NewWindow(screens.Text("title.demo"))
 	w.SetContent(container.NewCenter(widget.NewLabel(screens.Text("app.connecting"))))
 	w.Resize(fyne.NewSize(480, 200))
@@ -87,7 +88,7 @@ func (l *launcher) startDemo(dsn string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	go func() {
-		d, err := openDemo(ctx, dsn, l.logf)
+		d, err := openDemo(ctx, dsn, branch, l.logf)
 		fyne.Do(func() {
 			if err != nil {
 				l.showFailure(w, err)
@@ -100,11 +101,14 @@ func (l *launcher) startDemo(dsn string) {
 	}()
 }
 
-func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *demo, err error) {
+func openDemo(ctx context.Context, dsn, branch string, logf func(string, ...any)) (d *demo, err error) {
 	d = &demo{}
+	// Each failure returns nil for d: what was opened is closed through
+	// its own name, or a demo that could not start panicked instead.
+	opened := d
 	defer func() {
 		if err != nil {
-			d.close()
+			opened.close()
 		}
 	}()
 	if dsn == "" {
@@ -115,7 +119,9 @@ func openDemo(ctx context.Context, dsn string, logf func(string, ...any)) (d *de
 		d.closers = append(d.closers, func() { os.RemoveAll(dir) })
 		dsn = "sqlite:" + filepath.Join(dir, "demo.db")
 	}
-	if d.gs, err = sqlstore.Open(ctx, dsn); err != nil {
+	// A database of several branches names the one the demo fills, as
+	// for every command: the demo customers go to no branch unasked.
+	if d.gs, err = sqlstore.OpenBranch(ctx, dsn, branch); err != nil {
 		return nil, err
 	}
 	d.closers = append(d.closers, func() { d.gs.Close() })

@@ -85,11 +85,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var healthRuns sync.WaitGroup
 	defer func() { stopHealth(); healthRuns.Wait() }()
 	// serveBranch is one branch's Server, with its report and its daily
-	// health check (in a folder of its code when one process serves many,
-	// so two branches' files of a day never meet).
-	serveBranch := func(gs *sqlstore.GormStore, folder string) *peer.Server {
+	// health check (healthHost.folder keeps two branches' files apart).
+	serveBranch := func(gs *sqlstore.GormStore) *peer.Server {
 		health := newHealthHost(gs, *healthDir, *healthLang, func(f string, a ...any) { log.Info(fmt.Sprintf(f, a...)) })
-		health.branch = folder
 		healthRuns.Add(1)
 		go func() { defer healthRuns.Done(); health.loop(hctx) }()
 		return peer.NewServer(gs, gs, peer.Options{TakePerMinute: limit, SweepEvery: *sweep, Logger: log, Report: hostReport(gs), Health: health})
@@ -112,24 +110,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				b.Close()
 			}
 		}()
-		srv = peer.NewBranches(serveBranch(st, code), st.BranchID(), st, func(ctx context.Context, id int64) (*peer.Server, error) {
+		srv = peer.NewBranches(serveBranch(st), st.BranchID(), st, func(ctx context.Context, id int64) (*peer.Server, error) {
 			b, err := st.BranchByID(ctx, id)
 			if err != nil {
-				return nil, err
-			}
-			c, err := b.BranchCode(ctx)
-			if err != nil {
-				b.Close()
 				return nil, err
 			}
 			mu.Lock()
 			opened = append(opened, b)
 			mu.Unlock()
-			return serveBranch(b, c), nil
+			return serveBranch(b), nil
 		})
 		served, named = "every branch of the database", ""
 	} else {
-		srv = serveBranch(st, "")
+		srv = serveBranch(st)
 	}
 	// The DSN may hold a password: name only the engine.
 	fmt.Fprintf(stderr, "jiaohao: serving %s on %s://%s (%s database)%s\n", served, scheme, ln.Addr(), st.Engine(), named)

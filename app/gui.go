@@ -234,7 +234,7 @@ func (l *launcher) setup() {
 		l.start(cfg)
 		w.Close()
 	}, func() {
-		l.startDemo("")
+		l.startDemo("", "")
 		w.Close()
 	})
 	w.Show()

@@ -36,10 +36,7 @@ type healthHost struct {
 	// fixed is the folder the person at the host chose (serve
 	// --health-dir); "" means the health_check_dir setting under the
 	// host's data folder.
-	fixed string
-	// branch is the code of the branch when one process serves many: its
-	// files go in a folder of that name.
-	branch string
+	fixed  string
 	lang   reports.Lang
 	host   string // this PC, recorded with the check
 	holder string // this process, for the claims
@@ -67,12 +64,21 @@ func newHealthHost(gs *sqlstore.GormStore, fixed, lang string, logf func(string,
 
 // folder is where the files go: the fixed folder, else the setting's
 // relative name (model.CheckHealthDir) under the data folder: beside the
-// embedded database, or this PC's jiaohao config folder on a server.
-func (h *healthHost) folder(set model.Settings) string {
-	if h.branch != "" {
-		return filepath.Join(h.folderOfAll(set), h.branch)
+// embedded database, or this PC's jiaohao config folder on a server. The
+// database's first branch (a one-branch site's) writes there; any other
+// branch in a folder of its code below it, so the hosts of several
+// branches on one PC (one serve for all, or one each) never write over
+// one another's files of a day.
+func (h *healthHost) folder(ctx context.Context, set model.Settings) (string, error) {
+	base := h.folderOfAll(set)
+	if h.gs.BranchID() == 1 {
+		return base, nil
 	}
-	return h.folderOfAll(set)
+	code, err := h.gs.BranchCode(ctx)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, code), nil
 }
 
 // folderOfAll is folder before the branch's own.
@@ -145,7 +151,10 @@ func (h *healthHost) run(ctx context.Context, date, holder string, always bool) 
 		if h.saving != nil {
 			h.saving(date)
 		}
-		dir := h.folder(set)
+		dir, err := h.folder(ctx, set)
+		if err != nil {
+			return c, err
+		}
 		if err := d.Save(dir, h.lang); err != nil {
 			return c, err
 		}

@@ -357,3 +357,33 @@ func TestDayIsRecheckedOnceAfterItEnds(t *testing.T) {
 		}
 	})
 }
+
+// Two branches checked on one PC with one folder (one serve for all, or a
+// serve each) write their day's files apart: branch 1 in the folder, as a
+// one-branch site always has, another in a folder of its code below it.
+func TestHealthFilesOfBranchesApart(t *testing.T) {
+	dsn := daotest.SQLiteDSN(t)
+	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
+	yesterday := time.Now().In(time.FixedZone("CST", 8*3600)).AddDate(0, 0, -1).Format(time.DateOnly)
+	runOK(t, "seed-day", "--db", dsn, "--branch", "B001", "--date", yesterday, "--tickets", "3")
+	runOK(t, "seed-day", "--db", dsn, "--branch", "BJ001", "--date", yesterday, "--tickets", "5")
+	dir := t.TempDir()
+	ctx := context.Background()
+	for _, c := range []struct {
+		code, dir string
+		taken     int
+	}{{"B001", dir, 3}, {"BJ001", filepath.Join(dir, "BJ001"), 5}} {
+		got, err := newHealthHost(openBranchT(t, dsn, c.code), dir, "zh", t.Logf).RunHealthCheck(ctx, yesterday)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Dir != c.dir || got.Taken != c.taken {
+			t.Fatalf("%s's check: %d taken, files in %s; want %d in %s", c.code, got.Taken, got.Dir, c.taken, c.dir)
+		}
+		for _, f := range got.Files {
+			if _, err := os.Stat(filepath.Join(c.dir, f)); err != nil {
+				t.Fatalf("%s's %s: %v", c.code, f, err)
+			}
+		}
+	}
+}

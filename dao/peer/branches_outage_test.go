@@ -2,8 +2,11 @@ package peer
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -131,5 +134,165 @@ func TestBranchesSlowOpenHoldsOnlyItsBranch(t *testing.T) {
 	once.Do(func() { close(release) })
 	if status := <-slowDone; status != http.StatusOK {
 		t.Fatalf("the slow branch, once open: %d", status)
+	}
+}
+
+// A branch added while one server serves every branch is served at once,
+// with its own name and numbering; a token made for it before it had any
+// request, and one of a branch opened earlier, both work, and neither
+// reaches the other's ticket.
+func TestBranchesAddedWhileServing(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		st, err := sqlstore.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		var mu sync.Mutex
+		var opened []*sqlstore.GormStore
+		defer func() {
+			for _, s := range opened {
+				s.Close()
+			}
+		}()
+		home := NewServer(st, st, Options{TakePerMinute: -1})
+		srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+			b, err := st.BranchByID(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			opened = append(opened, b)
+			mu.Unlock()
+			return NewServer(b, b, Options{TakePerMinute: -1}), nil
+		})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(sctx, ln) }()
+		defer func() { stop(); <-done }()
+		client := httptest.NewServer(http.NotFoundHandler()) // for its client: the requests go to Serve's address
+		defer client.Close()
+		client.URL = "http://" + ln.Addr().String()
+		e := &env{store: st, srv: home, ts: client}
+		kiosk1 := addToken(t, st, model.RoleKiosk, 0)
+		t1 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk1, `{"service":"A"}`)
+
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: "NEW01", Name: "新网点", TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b2, err := st.Branch(ctx, "NEW01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b2.Close()
+		kiosk2, man2 := addToken(t, b2, model.RoleKiosk, 0), addToken(t, b2, model.RoleManager, 0)
+		t2 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk2, `{"service":"A"}`)
+		if t2.Number != "A001" || t1.Number != "A001" {
+			t.Fatalf("first numbers %s and %s, want A001 in each branch", t1.Number, t2.Number)
+		}
+		if snap := must[model.Snapshot](t, e, http.StatusOK, "GET", "/api/v1/snapshot", man2, ""); snap.Branch != "新网点" {
+			t.Fatalf("the new branch's snapshot is %q's", snap.Branch)
+		}
+		for _, q := range []struct {
+			tok string
+			id  int64
+		}{{kiosk1, t2.ID}, {man2, t1.ID}} {
+			if status, b := e.call(t, "GET", fmt.Sprintf("/api/v1/tickets/%d", q.id), q.tok, ""); status != http.StatusNotFound {
+				t.Fatalf("another branch's ticket %d: %d %s, want 404", q.id, status, b)
+			}
+		}
+		// The new branch's stream follows it live: it was started by Serve's context.
+		c2, err := Dial(ctx, e.ts.URL, man2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c2.Close()
+		evs, err := c2.Watch(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t3 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk2, `{"service":"A"}`)
+		for {
+			select {
+			case ev := <-evs:
+				if ev.TicketID == t1.ID {
+					t.Fatal("the new branch's stream carried branch 1's take")
+				}
+				if ev.TicketID == t3.ID {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatal("the new branch's take never reached its stream")
+			}
+		}
+	})
+}
+
+// Many PCs of several branches reach a server of every branch at the same
+// moment, before any of their branches is open: each branch's Server is
+// opened once (a second would be a second event tail and sweeper, never
+// closed), and every PC is answered by its own branch.
+func TestBranchesFirstRequestsAtOnce(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	codes := []string{"BJ001", "SH001", "GZ001"}
+	stores := map[int64]*sqlstore.GormStore{}
+	tokens := map[string]string{}
+	for _, code := range codes {
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: code, Name: "网点" + code, TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Branch(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		stores[b.BranchID()] = b
+		tokens[code] = addToken(t, b, model.RoleScreen, 0)
+	}
+	var mu sync.Mutex
+	opens := map[int64]int{}
+	home := NewServer(st, st, Options{TakePerMinute: -1})
+	srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+		mu.Lock()
+		opens[id]++
+		mu.Unlock()
+		time.Sleep(50 * time.Millisecond) // the requests pile up meanwhile
+		return NewServer(stores[id], stores[id], Options{TakePerMinute: -1}), nil
+	})
+	ts := httptest.NewServer(srv.Handler())
+	defer func() { srv.Close(); ts.Close() }()
+	e := &env{store: st, srv: home, ts: ts}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 30 {
+		code := codes[i%len(codes)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, body := e.call(t, "GET", "/api/v1/snapshot", tokens[code], "")
+			if status != http.StatusOK || !strings.Contains(string(body), "网点"+code) {
+				errs <- fmt.Sprintf("a PC of %s: %d %.80s", code, status, body)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	for id, n := range opens {
+		if n != 1 {
+			t.Errorf("branch %d's Server opened %d times", id, n)
+		}
+	}
+	if len(opens) != len(codes) {
+		t.Errorf("opened %v, want each of %d branches once", opens, len(codes))
 	}
 }

@@ -77,6 +77,19 @@ func TestBranchesServeIsolated(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		// Branch 2 has an alert, an area and a kiosk of its own, with real
+		// ids for branch 1 to try.
+		if err := b2.ReportDevice(model.WithActor(ctx, "kiosk2"), "printer", "缺纸"); err != nil {
+			t.Fatal(err)
+		}
+		alerts, err := b2.Snapshot(ctx)
+		if err != nil || len(alerts.Alerts) == 0 {
+			t.Fatalf("branch 2's device alert: %v %+v", err, alerts.Alerts)
+		}
+		area2, err := b2.SaveArea(ctx, model.Area{Name: "二楼", Where: "二楼"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		t2 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk2, `{"service":"A"}`)
 		t1 := must[model.Ticket](t, e, http.StatusCreated, "POST", "/api/v1/tickets", kiosk1, `{"service":"A"}`)
 		if t1.Number != "A001" || t2.Number != "A001" || t1.ID == t2.ID {
@@ -101,12 +114,26 @@ func TestBranchesServeIsolated(t *testing.T) {
 			{"PUT", "/api/v1/windows/9/status", `{"status":"paused"}`},
 			{"PUT", "/api/v1/windows/9/services", `{"services":["A"]}`},
 			{"POST", "/api/v1/alerts/999999/ack", ""},
+			{"POST", fmt.Sprintf("/api/v1/alerts/%d/ack", alerts.Alerts[0].ID), ""},
+			{"PUT", fmt.Sprintf("/api/v1/areas/%d", area2.ID), `{"name":"改名"}`},
+			{"DELETE", fmt.Sprintf("/api/v1/areas/%d", area2.ID), ""},
 			{"DELETE", "/api/v1/terminals/" + terminalID(t, b2, caller2), ""},
 		} {
 			status, b := e.call(t, q.method, q.path, man1, q.body)
 			if status != http.StatusNotFound || errCode(t, b) != model.ENotFound {
 				t.Fatalf("branch 1's manager %s %s: %d %s, want 404", q.method, q.path, status, b)
 			}
+		}
+		// A kiosk of branch 1 claiming the print of branch 2's ticket.
+		claim := fmt.Sprintf(`{"kiosk":%s,"claim":"x"}`, terminalID(t, st, kiosk1))
+		if status, b := e.call(t, "POST", fmt.Sprintf("/api/v1/prints/%d/claim", t2.ID), kiosk1, claim); status != http.StatusNotFound {
+			t.Fatalf("branch 1's kiosk claiming branch 2's print: %d %s, want 404", status, b)
+		}
+		if snap, _ := b2.Snapshot(ctx); len(snap.Alerts) == 0 || snap.Alerts[0].AckAt != nil {
+			t.Fatalf("branch 2's alert after branch 1's tries: %+v", snap.Alerts)
+		}
+		if areas, _ := b2.Areas(ctx); len(areas) != 2 || areas[1].Name != "二楼" {
+			t.Fatalf("branch 2's areas after branch 1's tries: %+v", areas)
 		}
 		if tk, err := b2.Ticket(ctx, t2.ID); err != nil || tk.Status != model.Called {
 			t.Fatalf("branch 2's ticket after branch 1's tries: %+v %v", tk, err)

@@ -10,8 +10,8 @@ import (
 
 // copyBranch gives branch to the configuration of branch from, in the
 // caller's transaction: areas, services (in the copied areas), windows
-// with what they serve and allow, and settings. Rows get new ids, so the
-// services and areas are mapped as they are copied. Windows start open
+// with what they serve and allow, settings and the logo. Rows get new
+// ids, so the services and areas are mapped as they are copied. Windows start open
 // and empty, but a window from's manager closed stays closed: that is
 // configuration, not the day's state.
 func copyBranch(tx *gorm.DB, from, to int64, now time.Time) error {
@@ -62,6 +62,17 @@ func copyBranch(tx *gorm.DB, from, to int64, now time.Time) error {
 	}
 	for _, r := range settings {
 		if err := tx.Create(&settingRow{BranchID: to, Key: r.Key, Value: r.Value}).Error; err != nil {
+			return err
+		}
+	}
+	// The logo is set with the colours (`jiaohao settings logo`) and shown
+	// with them: a copy of the look without it would be half a look.
+	var logos []logoRow
+	if err := tx.Where("branch_id = ?", from).Find(&logos).Error; err != nil {
+		return err
+	}
+	for _, r := range logos {
+		if err := tx.Create(&logoRow{BranchID: to, Data: r.Data, UpdatedAt: at}).Error; err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package sqlstore_test
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"sync"
@@ -224,6 +225,39 @@ func TestAddBranchesConcurrently(t *testing.T) {
 				t.Fatalf("branch %s has %d services, %d windows, %d areas", b.Code, len(svc), len(ws), len(areas))
 			}
 			st.Close()
+		}
+	})
+}
+
+// `branch add --from` copies the look a branch shows, its logo with its
+// colours (both are `jiaohao settings`), and the copy is the new branch's
+// own: changing or removing it leaves the branch it came from alone.
+func TestAddBranchCopiesLogo(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		s, err := sqlstore.Open(bg, dsn)
+		okAny(t, err)
+		defer s.Close()
+		logo := daotest.LogoPNG(t, 300, 120)
+		okAny(t, s.SetLogo(bg, logo))
+		_, err = s.AddBranch(bg, model.BranchInfo{Code: "BJ001", Name: "北京分行", TimeZone: "Asia/Shanghai"}, "B001")
+		okAny(t, err)
+		_, err = s.AddBranch(bg, model.BranchInfo{Code: "SH001", Name: "上海分行", TimeZone: "Asia/Shanghai"}, "")
+		okAny(t, err)
+		bj, err := s.Branch(bg, "BJ001")
+		okAny(t, err)
+		defer bj.Close()
+		sh, err := s.Branch(bg, "SH001")
+		okAny(t, err)
+		defer sh.Close()
+		if got := val(bj.Logo(bg))(t); !bytes.Equal(got, logo) {
+			t.Fatalf("the copy's logo is %d bytes, want the %d of the branch it came from", len(got), len(logo))
+		}
+		if got := val(sh.Logo(bg))(t); got != nil {
+			t.Fatalf("a branch added with the defaults has a logo of %d bytes", len(got))
+		}
+		okAny(t, bj.SetLogo(bg, nil))
+		if got := val(s.Logo(bg))(t); !bytes.Equal(got, logo) {
+			t.Fatal("removing the copy's logo removed the original's")
 		}
 	})
 }
