@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -65,6 +66,56 @@ func TestCustomerSecretAndNumberUnderConcurrentPCs(t *testing.T) {
 		}
 		if got, _ := stores[0].Customers(bg, "SAME", 5); added != 1 || len(got) != 1 {
 			t.Fatalf("%d adds succeeded, %d rows", added, len(got))
+		}
+	})
+}
+
+// PCs saving one ID or card number for different customers at once: one
+// keeps it, the others are told it is taken, never a database error, and
+// a scan of it finds one person. An ID number whose check digit is a
+// digit is a card number too, so half the PCs give it as a card.
+func TestCustomerIDNumberUnderConcurrentSaves(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		const pcs, rounds = 4, 8
+		stores := openStores(t, dsn, pcs)
+		for round := range rounds {
+			var num string
+			for i := 0; num == "" || strings.HasSuffix(num, "X"); i++ {
+				num = testID(fmt.Sprintf("4401061988%02d%02d%03d", round+1, i%28+1, 100+i))
+			}
+			errs := make([]error, pcs)
+			var wg sync.WaitGroup
+			for i, s := range stores {
+				in := model.CustomerInput{Customer: model.Customer{Number: fmt.Sprintf("R%dP%d", round, i), Name: "客户", Level: "普通"}}
+				if i%2 == 0 {
+					in.IDNumber = num
+				} else {
+					in.CardNumber = num
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = s.SaveCustomer(bg, in)
+				}()
+			}
+			wg.Wait()
+			saved := 0
+			for _, err := range errs {
+				switch {
+				case err == nil:
+					saved++
+				case !model.IsCode(err, model.ECustomerTaken):
+					t.Fatalf("round %d: a racing save: %v (%s)", round, err, model.ErrorCode(err))
+				}
+			}
+			found, err := stores[0].Customers(bg, num, 10)
+			okAny(t, err)
+			if saved != 1 || len(found) != 1 {
+				t.Fatalf("round %d: %d saves kept the number, %d customers found by it", round, saved, len(found))
+			}
+			if _, err := stores[1].IdentifyCustomer(bg, num); err != nil {
+				t.Fatalf("round %d: identify: %v", round, err)
+			}
 		}
 	})
 }

@@ -72,6 +72,7 @@ func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow,
 		}
 	}
 	row.Number, row.Name, row.Phone, row.LevelID, row.Note = in.Number, in.Name, in.Phone, lvl.ID, in.Note
+	old := []*string{row.IDHash, row.CardHash}
 	if err := w.setNumber(&row.IDHash, &row.IDLast4, in.IDNumber, in.ClearID, row.ID); err != nil {
 		return customerRow{}, err
 	}
@@ -84,7 +85,51 @@ func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow,
 		}
 		return customerRow{}, err
 	}
+	if err := w.keepKeys(row.ID, old, []*string{row.IDHash, row.CardHash}); err != nil {
+		return customerRow{}, err
+	}
 	return row, nil
+}
+
+// keepKeys makes customer_key hold the customer's hashes now and no
+// longer the ones it gave up. A hash another customer's row holds, which
+// another PC wrote since setNumber looked, is ECustomerTaken; the insert
+// ignores the clash rather than fail, so an import's transaction stays
+// usable to name the row.
+func (w *customerWriter) keepKeys(self int64, old, now []*string) error {
+	t := w.t
+	want := map[string]bool{}
+	for _, h := range now {
+		if h != nil {
+			want[*h] = true
+		}
+	}
+	for _, h := range old {
+		if h != nil && !want[*h] {
+			if err := t.Where("branch_id = ? AND hash = ? AND customer_id = ?", t.s.branchID, *h, self).Delete(&customerKeyRow{}).Error; err != nil {
+				return err
+			}
+		}
+	}
+	for _, h := range now {
+		if h == nil || !want[*h] {
+			continue
+		}
+		delete(want, *h) // the same number as ID and card: claimed once
+		if err := t.s.d.insertIgnore(t.DB, "customer_key", []string{"branch_id", "hash", "customer_id"}, []any{t.s.branchID, *h, self}); err != nil {
+			return err
+		}
+		var owner []int64
+		if err := t.Model(&customerKeyRow{}).Where("branch_id = ? AND hash = ?", t.s.branchID, *h).Pluck("customer_id", &owner).Error; err != nil {
+			return err
+		}
+		// None seen: another transaction holds it, committed after this
+		// one's snapshot (MySQL's repeatable read).
+		if len(owner) != 1 || owner[0] != self {
+			return model.Errorf(model.ECustomerTaken, "此证件号或卡号刚被登记给另一位客户 (this ID or card number was just given to another customer)")
+		}
+	}
+	return nil
 }
 
 // setNumber sets a hash column from a typed number ("" keeps it, clear
