@@ -81,6 +81,11 @@ func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow,
 	}
 	if err := t.Save(&row).Error; err != nil {
 		if t.s.d.errorKind(err) == errUnique {
+			if mode == putByNumber {
+				// Another import added the number since byNumber looked:
+				// the import again, from the start, updates it instead.
+				return customerRow{}, errConflict
+			}
 			return customerRow{}, model.ErrCustomerTaken(in.Number)
 		}
 		return customerRow{}, err
