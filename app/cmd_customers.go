@@ -46,9 +46,14 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	var data []byte
 	if cmd == "import" {
-		var err error
-		if data, err = os.ReadFile(file); err != nil {
+		f, err := os.Open(file)
+		if err != nil {
 			return model.Errorf(model.EInvalidInput, "无法读取文件 %s (cannot read %s)", file, file)
+		}
+		data, err = model.ReadCustomerFile(f)
+		f.Close()
+		if err != nil {
+			return err
 		}
 	}
 	st, err := sqlstore.Open(ctx, *dsn)

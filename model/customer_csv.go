@@ -26,6 +26,24 @@ var csvColumns = map[string]string{
 	"卡号": "card_number", "card_number": "card_number",
 }
 
+// MaxImportFile is the largest register file read: MaxImportRows rows
+// with long notes fit many times over.
+const MaxImportFile = 64 << 20
+
+// ReadCustomerFile reads a register file whole, refusing one over
+// MaxImportFile rather than cutting it there: a file cut inside a row
+// would import that row's first part and drop the rest unsaid.
+func ReadCustomerFile(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxImportFile+1))
+	if err != nil {
+		return nil, Errorf(EInvalidInput, "无法读取文件 (the file cannot be read)")
+	}
+	if len(b) > MaxImportFile {
+		return nil, Errorf(EInvalidInput, "文件超过 %d MiB，未导入 (the file is over %d MiB; nothing imported)", MaxImportFile>>20, MaxImportFile>>20)
+	}
+	return b, nil
+}
+
 // DecodeCSVText returns the file as UTF-8: valid UTF-8 as is (its BOM
 // dropped), anything else read as GB18030. The decoder does not fail on
 // bytes GB18030 does not have but puts U+FFFD for them, so a line with

@@ -55,3 +55,17 @@ func TestCustomerCSVNeitherEncoding(t *testing.T) {
 		t.Fatalf("%+v %v", rows, err)
 	}
 }
+
+// A file over the limit is refused, not cut at the limit into a last row
+// that still reads.
+func TestReadCustomerFileRefusesOverLimit(t *testing.T) {
+	row := "K1,甲,普通\n"
+	big := strings.Repeat(row, MaxImportFile/len(row)+1)
+	if _, err := ReadCustomerFile(strings.NewReader(big)); !IsCode(err, EInvalidInput) {
+		t.Fatalf("a file of %d bytes: %v", len(big), err)
+	}
+	b, err := ReadCustomerFile(strings.NewReader(row))
+	if err != nil || string(b) != row {
+		t.Fatalf("%q %v", b, err)
+	}
+}
