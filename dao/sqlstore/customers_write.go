@@ -38,31 +38,31 @@ const (
 )
 
 // put writes one customer that model.CheckCustomer accepted and returns
-// its row; an unknown level, a number or ID number another customer has,
+// its row and whether it was added; an unknown level, a number or ID number another customer has,
 // or an unknown ID is a domain error and writes nothing.
-func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow, error) {
+func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow, bool, error) {
 	t := w.t
 	lvl, ok := w.levels[in.Level]
 	if !ok {
-		return customerRow{}, model.ErrUnknownLevel(in.Level)
+		return customerRow{}, false, model.ErrUnknownLevel(in.Level)
 	}
 	same, err := w.byNumber(in.Number)
 	if err != nil {
-		return customerRow{}, err
+		return customerRow{}, false, err
 	}
 	row := customerRow{BranchID: t.s.branchID, Enabled: true}
 	switch mode {
 	case putNew:
 		if same != nil {
-			return customerRow{}, model.ErrCustomerTaken(in.Number)
+			return customerRow{}, false, model.ErrCustomerTaken(in.Number)
 		}
 	case putByID:
 		old, err := w.byID(in.ID)
 		if err != nil {
-			return customerRow{}, err
+			return customerRow{}, false, err
 		}
 		if same != nil && same.ID != old.ID {
-			return customerRow{}, model.ErrCustomerTaken(in.Number)
+			return customerRow{}, false, model.ErrCustomerTaken(in.Number)
 		}
 		row = old
 		row.Enabled = in.Enabled
@@ -74,26 +74,27 @@ func (w *customerWriter) put(in model.CustomerInput, mode putMode) (customerRow,
 	row.Number, row.Name, row.Phone, row.LevelID, row.Note = in.Number, in.Name, in.Phone, lvl.ID, in.Note
 	old := []*string{row.IDHash, row.CardHash}
 	if err := w.setNumber(&row.IDHash, &row.IDLast4, in.IDNumber, in.ClearID, row.ID); err != nil {
-		return customerRow{}, err
+		return customerRow{}, false, err
 	}
 	if err := w.setNumber(&row.CardHash, &row.CardLast4, in.CardNumber, in.ClearCard, row.ID); err != nil {
-		return customerRow{}, err
+		return customerRow{}, false, err
 	}
+	added := row.ID == 0 // what byNumber saw, not what the caller looked up before
 	if err := t.Save(&row).Error; err != nil {
 		if t.s.d.errorKind(err) == errUnique {
 			if mode == putByNumber {
 				// Another import added the number since byNumber looked:
 				// the import again, from the start, updates it instead.
-				return customerRow{}, errConflict
+				return customerRow{}, false, errConflict
 			}
-			return customerRow{}, model.ErrCustomerTaken(in.Number)
+			return customerRow{}, false, model.ErrCustomerTaken(in.Number)
 		}
-		return customerRow{}, err
+		return customerRow{}, false, err
 	}
 	if err := w.keepKeys(row.ID, old, []*string{row.IDHash, row.CardHash}); err != nil {
-		return customerRow{}, err
+		return customerRow{}, false, err
 	}
-	return row, nil
+	return row, added, nil
 }
 
 // keepKeys makes customer_key hold the customer's hashes now and no
