@@ -18,7 +18,7 @@ import (
 // process list and the shell's history.
 
 func init() {
-	register("customers", "customer register: import FILE.csv | list [--q QUERY] | add --number N --name NAME --level LEVEL [--phone P] [--note T] [--card] | levels  (all with --db DSN; an ID or card number for add on stdin)", runCustomers)
+	register("customers", "customer register: import FILE.csv | list [--q QUERY|-] | add --number N --name NAME --level LEVEL [--phone P] [--note T] [--card] | levels  (all with --db DSN; an ID or card number for add on stdin)", runCustomers)
 }
 
 func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,7 +34,7 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fs := newFlags("customers "+cmd, stderr)
 	dsn := dbFlag(fs)
-	query := fs.String("q", "", "list: a customer number, phone, part of a name, or an ID or card number")
+	query := fs.String("q", "", "list: a customer number, phone or part of a name; - reads an ID or card number from stdin")
 	number := fs.String("number", "", "add: customer number (客户号)")
 	name := fs.String("name", "", "add: the customer's name")
 	phone := fs.String("phone", "", "add: mobile number")
@@ -46,9 +46,14 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	var data []byte
 	if cmd == "import" {
-		var err error
-		if data, err = os.ReadFile(file); err != nil {
+		f, err := os.Open(file)
+		if err != nil {
 			return model.Errorf(model.EInvalidInput, "无法读取文件 %s (cannot read %s)", file, file)
+		}
+		data, err = model.ReadCustomerFile(f)
+		f.Close()
+		if err != nil {
+			return err
 		}
 	}
 	st, err := sqlstore.Open(ctx, *dsn)
@@ -60,7 +65,11 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case "import":
 		return customersImport(ctx, st, data, stdout, stderr)
 	case "list":
-		return customersList(ctx, st, *query, stdout)
+		q, err := listQuery(*query)
+		if err != nil {
+			return err
+		}
+		return customersList(ctx, st, q, stdout)
 	case "levels":
 		return customerLevels(ctx, st, stdout)
 	case "add":
@@ -82,6 +91,18 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return nil
 	}
 	return model.Errorf(model.EInvalidInput, "未知的 customers 子命令 %q (unknown customers subcommand)", cmd)
+}
+
+// listQuery is list's query: an ID or card number only from stdin (--q -),
+// never the flag, which the process list and the shell's history keep.
+func listQuery(q string) (string, error) {
+	if q == "-" {
+		return readPassword()
+	}
+	if kind, _ := model.ClassifyKey(model.NormalizeKey(q)); kind == model.KeyIDNumber || kind == model.KeyCard {
+		return "", model.Errorf(model.EInvalidInput, "证件号或卡号请用 --q - 从标准输入给出，不要写在命令行上 (give an ID or card number on stdin with --q -, not on the command line)")
+	}
+	return q, nil
 }
 
 // customersImport writes every row of the file or, on any bad row, none

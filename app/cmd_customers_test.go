@@ -55,6 +55,13 @@ func TestCustomersCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "李四") || !strings.Contains(out, "…002X") || strings.Contains(out, "11010519491231002X") {
 		t.Fatalf("list: exit %d:\n%s", code, out)
 	}
+	// An ID number to look up comes on stdin, never on the command line.
+	if code, out, errs := cust("", "list", "--q", "11010519491231002X"); code == 0 || strings.Contains(out, "王五") || !strings.Contains(errs, "--q -") {
+		t.Fatalf("list by an ID number on the command line: exit %d:\n%s%s", code, out, errs)
+	}
+	if code, out, errs := cust("11010519491231002x\n", "list", "--q", "-"); code != 0 || !strings.Contains(out, "王五") || strings.Contains(out, "李四") {
+		t.Fatalf("list by an ID number on stdin: exit %d:\n%s%s", code, out, errs)
+	}
 	if code, _, errs := cust("\n", "add", "--number", "K3", "--name", "赵六", "--level", "普通"); code == 0 || !strings.Contains(errs, "已存在") {
 		t.Fatalf("duplicate: exit %d: %s", code, errs)
 	}

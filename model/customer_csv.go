@@ -26,16 +26,37 @@ var csvColumns = map[string]string{
 	"卡号": "card_number", "card_number": "card_number",
 }
 
+// MaxImportFile is the largest register file read: MaxImportRows rows
+// with long notes fit many times over.
+const MaxImportFile = 64 << 20
+
+// ReadCustomerFile reads a register file whole, refusing one over
+// MaxImportFile rather than cutting it there: a file cut inside a row
+// would import that row's first part and drop the rest unsaid.
+func ReadCustomerFile(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxImportFile+1))
+	if err != nil {
+		return nil, Errorf(EInvalidInput, "无法读取文件 (the file cannot be read)")
+	}
+	if len(b) > MaxImportFile {
+		return nil, Errorf(EInvalidInput, "文件超过 %d MiB，未导入 (the file is over %d MiB; nothing imported)", MaxImportFile>>20, MaxImportFile>>20)
+	}
+	return b, nil
+}
+
 // DecodeCSVText returns the file as UTF-8: valid UTF-8 as is (its BOM
-// dropped), anything else read as GB18030.
+// dropped), anything else read as GB18030. The decoder does not fail on
+// bytes GB18030 does not have but puts U+FFFD for them, so a line with
+// one is where the file is neither, and is named.
 func DecodeCSVText(b []byte) ([]byte, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if utf8.Valid(b) {
 		return b, nil
 	}
 	out, err := simplifiedchinese.GB18030.NewDecoder().Bytes(b)
-	if err != nil {
-		return nil, Errorf(EInvalidInput, "文件既不是 UTF-8 也不是 GB18030 编码 (the file is neither UTF-8 nor GB18030)")
+	if i := bytes.IndexRune(out, utf8.RuneError); err != nil || i >= 0 {
+		line := 1 + bytes.Count(out[:max(i, 0)], []byte("\n"))
+		return nil, Errorf(EInvalidInput, "文件既不是 UTF-8 也不是 GB18030 编码（第 %d 行）(the file is neither UTF-8 nor GB18030: line %d)", line, line)
 	}
 	return out, nil
 }
@@ -78,14 +99,16 @@ func ParseCustomerCSV(file []byte) ([]CustomerInput, error) {
 		line, _ := r.FieldPos(0)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			rows = append(rows, CustomerInput{Line: pe.Line, Unreadable: "此行的引号不成对，无法读取 (this line's quotes do not match)"})
+			// StartLine: a quote never closed is read to the end of the
+			// file, where Line would point.
+			rows = append(rows, CustomerInput{Line: pe.StartLine, Unreadable: "此行的引号不成对，无法读取 (this line's quotes do not match)"})
 			continue
 		}
 		if err != nil {
 			return nil, Errorf(EInvalidInput, "无法读取文件 (the file cannot be read)")
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // an empty line
+		if blankRecord(rec) {
+			continue // an empty line, or one of the commas-only lines Excel leaves after a sheet's end
 		}
 		if len(rec) > len(cols) {
 			rows = append(rows, CustomerInput{Line: line, Unreadable: "此行的列数多于第 1 行的列名 (this line has more fields than line 1 names)"})
@@ -116,4 +139,13 @@ func ParseCustomerCSV(file []byte) ([]CustomerInput, error) {
 		rows = append(rows, in)
 	}
 	return rows, nil
+}
+
+func blankRecord(rec []string) bool {
+	for _, v := range rec {
+		if strings.TrimSpace(v) != "" {
+			return false
+		}
+	}
+	return true
 }

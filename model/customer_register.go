@@ -83,8 +83,10 @@ type CustomerMatch struct {
 }
 
 // CustomerCard is what the clerk at a window sees of the customer of the
-// ticket it holds.
+// ticket it holds. Ticket is that ticket: a window that moved on while
+// the card was asked for shows no card of the ticket before.
 type CustomerCard struct {
+	Ticket int64  `json:"ticket"`
 	Number string `json:"number"`
 	Name   string `json:"name"`
 	Level  string `json:"level"`

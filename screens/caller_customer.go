@@ -51,7 +51,9 @@ func (cc *callerCustomer) refresh() {
 		card, err = v.WindowCustomer(ctx, cc.c.window)
 		return err
 	}, func(err error) {
-		if cc.forID != id || err != nil {
+		// The store answers for the ticket the window holds when it is
+		// asked, which may already be the next one.
+		if cc.forID != id || err != nil || card.Ticket != id {
 			return // the window moved on, or the name is not to be had: the level stays
 		}
 		text := tr("caller.customer", kv("Level", card.Level, "Name", card.Name, "Number", card.Number))

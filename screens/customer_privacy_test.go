@@ -4,12 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
 	"jiaohao/model"
+	"jiaohao/screens/offscreen"
 )
 
 // allTexts is every text under o, shown or hidden: what the tree holds,
@@ -74,4 +76,40 @@ func TestCallerSeesCustomerHallNever(t *testing.T) {
 	waitFor(t, "finished", func() bool { return caller.cur == nil && !caller.busy })
 	WithUI(func() { caller.Trigger(ActionCall) })
 	waitFor(t, "the plain ticket", func() bool { return caller.cur != nil && caller.cur.CustomerID == 0 && caller.Customer() == "" })
+}
+
+// lateCard answers the window's customer as the store does when the window
+// has moved on to another customer's ticket since it was asked.
+type lateCard struct{ model.Store }
+
+func (l lateCard) WindowCustomer(ctx context.Context, window int) (model.CustomerCard, error) {
+	c, err := l.Store.(model.WindowCustomers).WindowCustomer(ctx, window)
+	c.Ticket, c.Name = c.Ticket+1, "别人"
+	return c, err
+}
+
+// A card answered for another ticket than the one the caller shows is not
+// put beside it: the clerk would greet the wrong person.
+func TestCallerIgnoresAnotherTicketsCustomer(t *testing.T) {
+	st := newStore(t)
+	c := registerVIP(t, st)
+	tk, err := st.TakeTicketFor(context.Background(), "A", c.ID, model.SourceKiosk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc := newTestWindow(t, 520, 640)
+	caller := build(t, func(ctx context.Context) *Caller { return NewCaller(ctx, wc, lateCard{st}, 1, nil) })
+	waitLoaded(t, caller.Loaded())
+	WithUI(func() { caller.Trigger(ActionCall) })
+	waitFor(t, "the call", func() bool {
+		return caller.number.Text == tk.Number && strings.Contains(caller.Customer(), "贵宾") && !caller.busy
+	})
+	if err := offscreen.Quiet(context.Background(), 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	WithUI(func() {
+		if strings.Contains(caller.Customer(), "别人") {
+			t.Fatalf("the caller shows %q", caller.Customer())
+		}
+	})
 }

@@ -28,6 +28,10 @@ const (
 	// identFor is how long an identified customer stays chosen, and a
 	// half-typed number waits, before the kiosk forgets them for the next.
 	identFor = 45 * time.Second
+	// wedgeGap is the longest pause inside one scan: a reader types a
+	// number's keys milliseconds apart, so keys after a longer pause
+	// start a new number.
+	wedgeGap = time.Second
 )
 
 type kioskIdent struct {
@@ -36,6 +40,14 @@ type kioskIdent struct {
 	touched time.Time
 	who     *model.CustomerMatch
 	busy    bool
+	wedgeAt time.Time // the last key a reader typed
+	// spoiled says the number typed cannot be right (longer than any
+	// card, or a letter in it): Enter refuses it rather than look up what
+	// is left, which could be someone else's number.
+	spoiled bool
+	// gen counts the panel's closings: an answer to a lookup the customer
+	// cancelled, or that timed out, identifies nobody.
+	gen int
 
 	tile          *vipTile // a tile like the VIP entry, beside it
 	panel         *fyne.Container
@@ -68,32 +80,10 @@ func (k *Kiosk) buildIdent() {
 	id.cancel = widget.NewButton(tr("kiosk.ident_cancel"), k.closeIdent)
 	row := container.NewGridWithColumns(2, withLayout(touchSized{w: 3, h: 1.2, sc: &k.sc}, id.cancel), withLayout(touchSized{w: 3, h: 1.2, sc: &k.sc}, id.ok))
 	card := middle(k.sc.fit(prompt, 44), k.sc.fit(id.typed, 56), k.sc.fit(id.answer, 40), container.NewCenter(container.NewVBox(grid, row)))
-	bg := canvas.NewRectangle(k.pal.bg)
-	id.panel = container.NewStack(bg, container.NewPadded(card))
+	// The background takes the taps on the panel's blank parts, which
+	// would otherwise reach the tiles under it and take a number.
+	id.panel = container.NewStack(newTapSink(k.pal.bg), container.NewPadded(card))
 	id.panel.Hide()
-}
-
-// hookKeys takes the keys typed on the kiosk: the canvas's, as no entry
-// widget is ever focused there.
-func (k *Kiosk) hookKeys(w fyne.Window) {
-	w.Canvas().SetOnTypedRune(func(r rune) {
-		if k.ident.on {
-			k.typeKey(r)
-		}
-	})
-	w.Canvas().SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if !k.ident.on {
-			return
-		}
-		switch e.Name {
-		case fyne.KeyReturn, fyne.KeyEnter:
-			k.submitKey()
-		case fyne.KeyBackspace:
-			k.backKey()
-		case fyne.KeyEscape:
-			k.closeIdent()
-		}
-	})
 }
 
 // setIdent turns the entry on or off with the branch's setting.
@@ -113,7 +103,7 @@ func (k *Kiosk) setIdent(on bool) {
 
 func (k *Kiosk) openIdent() {
 	id := &k.ident
-	id.keys, id.who, id.touched = nil, nil, time.Now()
+	id.keys, id.spoiled, id.who, id.touched = nil, false, nil, time.Now()
 	setText(id.answer, "")
 	k.showTyped()
 	id.panel.Show()
@@ -121,19 +111,21 @@ func (k *Kiosk) openIdent() {
 }
 
 func (k *Kiosk) closeIdent() {
-	k.ident.keys = nil
+	k.ident.keys, k.ident.spoiled, k.ident.busy = nil, false, false
+	k.ident.gen++
 	k.ident.panel.Hide()
 	k.content.Refresh()
 }
 
-// typeKey takes one digit (or an ID's X), from the keypad or the keys;
-// a scan while the tiles show opens the panel.
+// typeKey takes one key, from the keypad or a reader: a digit or an ID's
+// X is typed, anything else, or a digit past the longest number, spoils
+// the number; a scan while the tiles show opens the panel.
 func (k *Kiosk) typeKey(r rune) {
 	id := &k.ident
 	if r == 'x' {
 		r = 'X'
 	}
-	if id.busy || !(r >= '0' && r <= '9' || r == 'X') || len(id.keys) >= maxKeyLen {
+	if id.busy {
 		return
 	}
 	if ok, _ := k.open(); !ok {
@@ -145,7 +137,12 @@ func (k *Kiosk) typeKey(r rune) {
 	if !id.panel.Visible() {
 		k.openIdent()
 	}
-	id.keys, id.touched = append(id.keys, byte(r)), time.Now()
+	if (r >= '0' && r <= '9' || r == 'X') && len(id.keys) < maxKeyLen {
+		id.keys = append(id.keys, byte(r))
+	} else {
+		id.spoiled = true
+	}
+	id.touched = time.Now()
 	k.showTyped()
 }
 
@@ -170,10 +167,19 @@ func (k *Kiosk) showTyped() {
 // than that request and is dropped from memory with the answer.
 func (k *Kiosk) submitKey() {
 	id := &k.ident
-	if id.busy || len(id.keys) == 0 || !id.panel.Visible() {
+	if id.busy || !id.panel.Visible() {
 		return
 	}
-	key := string(id.keys)
+	if id.spoiled {
+		id.keys, id.spoiled = nil, false
+		k.showTyped()
+		setText(id.answer, tr("kiosk.ident_unreadable"))
+		return
+	}
+	if len(id.keys) == 0 {
+		return
+	}
+	key, gen := string(id.keys), id.gen
 	id.keys, id.busy = nil, true
 	setText(id.answer, tr("kiosk.ident_looking"))
 	desk, _ := k.st.(model.CustomerDesk)
@@ -183,6 +189,9 @@ func (k *Kiosk) submitKey() {
 		m, err = desk.IdentifyCustomer(ctx, key)
 		return err
 	}, func(err error) {
+		if gen != id.gen {
+			return // cancelled or forgotten while asked
+		}
 		id.busy = false
 		if err != nil {
 			k.showTyped()
@@ -222,7 +231,8 @@ func (k *Kiosk) showWho() {
 
 // forget drops the identified customer (taken, timed out, turned off).
 func (k *Kiosk) forget() {
-	k.ident.who, k.ident.keys = nil, nil
+	k.ident.who, k.ident.keys, k.ident.spoiled, k.ident.busy = nil, nil, false, false
+	k.ident.gen++
 	k.ident.panel.Hide()
 	k.showWho()
 }

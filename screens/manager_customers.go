@@ -2,7 +2,6 @@ package screens
 
 import (
 	"context"
-	"io"
 	"strconv"
 	"strings"
 
@@ -246,7 +245,7 @@ func (p *customersPage) pickFile() {
 			return
 		}
 		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+		data, err := model.ReadCustomerFile(f)
 		if err != nil {
 			note(p.msg, err, "")
 			return

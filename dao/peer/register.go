@@ -247,10 +247,16 @@ func (s *Server) saveCustomerLevel(w http.ResponseWriter, r *http.Request, _ pri
 	return answer(w, out, err)
 }
 
-func (s *Server) identifyCustomer(w http.ResponseWriter, r *http.Request, _ principal) error {
+// identifyCustomer has take's limit per token: an answer says whether a
+// phone number is a customer's, their level and surname, so a PC must not
+// run through a list of numbers.
+func (s *Server) identifyCustomer(w http.ResponseWriter, r *http.Request, p principal) error {
 	q, err := decode[customerKeyRequest](r, false)
 	if err != nil {
 		return err
+	}
+	if !s.idents.allow(p.ID, time.Now()) {
+		return model.Errorf(model.ERateLimited, "查询过于频繁，请稍后再试 (too many lookups; try again shortly)")
 	}
 	d, err := s.customerDesk()
 	if err != nil {

@@ -72,3 +72,23 @@ func TestRegisterOverPeer(t *testing.T) {
 		t.Fatalf("a repeated key in another case: %d %s", status, b)
 	}
 }
+
+// Identification answers a level and a surname to a phone number, so one
+// token may not try numbers faster than it may take tickets: a PC running
+// through a list of phones is stopped, another PC is not.
+func TestIdentifyIsRateLimited(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, Options{TakePerMinute: 3})
+	kiosk, other := e.client(t, model.RoleKiosk), e.client(t, model.RoleCaller)
+	for i := range 3 {
+		if _, err := kiosk.IdentifyCustomer(ctx, "1390000000"+string(rune('0'+i))); !model.IsCode(err, model.ECustomerNotFound) {
+			t.Fatalf("try %d: %v", i, err)
+		}
+	}
+	if _, err := kiosk.IdentifyCustomer(ctx, "13900000009"); !model.IsCode(err, model.ERateLimited) {
+		t.Fatalf("the 4th try in a minute: %v", err)
+	}
+	if _, err := other.IdentifyCustomer(ctx, "13900000009"); !model.IsCode(err, model.ECustomerNotFound) {
+		t.Fatalf("another PC: %v", err)
+	}
+}

@@ -17,8 +17,8 @@ import (
 // Options tune a Server; the zero value is ready for use.
 type Options struct {
 	// TakePerMinute limits how many numbers one token may take per minute
-	// (burst of the same size). 0 means the default of 30; negative means
-	// no limit.
+	// (burst of the same size), and as many customer identifications. 0
+	// means the default of 30; negative means no limit.
 	TakePerMinute int
 	// SweepEvery runs the store's timers (call timeout, recall pool, idle
 	// windows) at this interval while Serve runs; 0 leaves sweeping to
@@ -108,9 +108,12 @@ type Server struct {
 	opts  Options
 	log   *slog.Logger
 	takes *limiter
-	hub   *hub
-	live  *livePages
-	mux   *http.ServeMux
+	// idents limits customer identifications per token like takes
+	// (register.go).
+	idents *limiter
+	hub    *hub
+	live   *livePages
+	mux    *http.ServeMux
 
 	snaps *snapshots
 
@@ -136,8 +139,8 @@ func NewServer(store model.Store, terms model.Terminals, opts Options) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		store: store, terms: terms, opts: opts, log: opts.Logger,
-		takes: newLimiter(opts.TakePerMinute),
-		seen:  map[int64]time.Time{}, unsaved: map[int64]bool{}, streams: map[int64]map[*context.CancelCauseFunc]bool{},
+		takes: newLimiter(opts.TakePerMinute), idents: newLimiter(opts.TakePerMinute),
+		seen: map[int64]time.Time{}, unsaved: map[int64]bool{}, streams: map[int64]map[*context.CancelCauseFunc]bool{},
 		ctx: ctx, cancel: cancel,
 	}
 	s.hub = newHub(ctx, store, opts.SubscriberBuffer, opts.Logger)

@@ -185,7 +185,7 @@ func (s *GormStore) SaveCustomer(ctx context.Context, in model.CustomerInput) (m
 		if in.ID == 0 {
 			mode = putNew
 		}
-		row, err := w.put(in, mode)
+		row, _, err := w.put(in, mode)
 		if err != nil {
 			return err
 		}

@@ -95,10 +95,11 @@ func (t *txn) takenFor(id int64) (takenFor, error) {
 // WindowCustomer is the customer of the ticket the window holds.
 func (s *GormStore) WindowCustomer(ctx context.Context, window int) (model.CustomerCard, error) {
 	var rows []struct {
+		Ticket             int64
 		Number, Name, Note string
 		Level              *string
 	}
-	err := s.db.WithContext(ctx).Raw(`SELECT c.number, c.name, c.note, t.customer_level AS level
+	err := s.db.WithContext(ctx).Raw(`SELECT t.id AS ticket, c.number, c.name, c.note, t.customer_level AS level
 		FROM service_window w JOIN ticket t ON t.id = w.current_ticket_id JOIN customer c ON c.id = t.customer_id
 		WHERE w.branch_id = ? AND w.number = ? AND c.branch_id = ?`, s.branchID, window, s.branchID).Scan(&rows).Error
 	if err != nil {
@@ -108,7 +109,7 @@ func (s *GormStore) WindowCustomer(ctx context.Context, window int) (model.Custo
 		return model.CustomerCard{}, model.ErrCustomerNotFound()
 	}
 	r := rows[0]
-	c := model.CustomerCard{Number: r.Number, Name: r.Name, Note: r.Note}
+	c := model.CustomerCard{Ticket: r.Ticket, Number: r.Number, Name: r.Name, Note: r.Note}
 	if r.Level != nil {
 		c.Level = *r.Level
 	}

@@ -69,7 +69,8 @@ func (s *GormStore) ImportCustomers(ctx context.Context, rows []model.CustomerIn
 			if err != nil {
 				return err
 			}
-			if _, err := w.put(c, putByNumber); err != nil {
+			_, added, err := w.put(c, putByNumber)
+			if err != nil {
 				var me *model.Error
 				if !errors.As(err, &me) {
 					return err
@@ -86,10 +87,12 @@ func (s *GormStore) ImportCustomers(ctx context.Context, rows []model.CustomerIn
 				res.Bad = append(res.Bad, model.RowError{Line: c.Line, Field: field, Message: me.Message})
 				continue
 			}
-			if known != nil {
-				res.Updated++
-			} else {
+			// added, not known: under read committed another import's
+			// row can appear between the look above and put's own.
+			if added {
 				res.Added++
+			} else {
+				res.Updated++
 			}
 		}
 		if len(res.Bad) > 0 {

@@ -37,6 +37,18 @@ type customerRow struct {
 
 func (customerRow) TableName() string { return "customer" }
 
+// customerKeyRow holds each ID and card hash once in a branch, whichever
+// column it is in: its key refuses a number two PCs give two customers at
+// once, which the check before the write cannot see. (A unique index on
+// the nullable hash columns would not do: SQL Server lets one NULL in.)
+type customerKeyRow struct {
+	BranchID   int64  `gorm:"primaryKey;autoIncrement:false"`
+	Hash       string `gorm:"primaryKey;size:64"`
+	CustomerID int64  `gorm:"not null"`
+}
+
+func (customerKeyRow) TableName() string { return "customer_key" }
+
 // branchSecretRow keeps a branch's secrets, apart from the settings every
 // terminal reads: Value is hex, never logged nor sent.
 type branchSecretRow struct {

@@ -202,5 +202,5 @@ func (terminalRow) TableName() string { return "terminal" }
 func allTables() []any {
 	return []any{&branchRow{}, &serviceRow{}, &windowRow{}, &windowServiceRow{}, &windowAllowedRow{}, &sequenceRow{},
 		&ticketRow{}, &historyRow{}, &eventRow{}, &settingRow{}, &terminalRow{}, &alertRow{}, &healthCheckRow{}, &logoRow{}, &staffRow{}, &areaRow{},
-		&customerLevelRow{}, &customerRow{}, &branchSecretRow{}, &ratingRow{}}
+		&customerLevelRow{}, &customerRow{}, &customerKeyRow{}, &branchSecretRow{}, &ratingRow{}}
 }
