@@ -154,3 +154,36 @@ func TestEvaluatorFollowsTheBranchLook(t *testing.T) {
 			e.comment.Text == "好" && e.prompt.Text == tk.Number+" 号，请您为本次服务评价"
 	})
 }
+
+// ratingFlaky is a flaky link to a store that keeps ratings, as the
+// pad's peer client is.
+type ratingFlaky struct {
+	*flaky
+	model.Ratings
+}
+
+// A finish at the pad's window while its link is down still asks that
+// customer once the link is back: the reload brings no events, so the
+// pad reads what it missed.
+func TestEvaluatorAsksAfterReconnect(t *testing.T) {
+	st := newStore(t)
+	f := &flaky{Store: st}
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator {
+		return NewEvaluator(ctx, w, ratingFlaky{f, st}, 1)
+	})
+	waitLoaded(t, e.Loaded())
+	reloads := e.Reloads()
+	f.cut(true)
+	tk := serveAt(t, st, 1)
+	f.cut(false)
+	waitFor(t, "reloaded", func() bool { return e.Reloads() > reloads })
+	waitFor(t, "asking about the ticket finished while the link was down", func() bool {
+		return e.ask.Visible() && e.Asking() == tk.ID
+	})
+	WithUI(func() { test.Tap(e.scoreBtn[model.ScoreSatisfied]) })
+	waitFor(t, "rated", func() bool { return e.Asking() == 0 })
+	if r, err := st.RatingOf(context.Background(), tk.ID); err != nil || r.Score != model.ScoreSatisfied {
+		t.Fatalf("the pad's rating after the reconnect: %+v, %v", r, err)
+	}
+}
