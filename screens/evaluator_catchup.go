@@ -20,7 +20,8 @@ const (
 // the fresh state only, so a finish at this window meanwhile would leave
 // its customer facing the card. The last such finish, unrated, is asked
 // about for what is left of the time to rate, counted from the finish by
-// the store's clock (now is the reloaded state's).
+// the store's clock (now is the reloaded state's); a rating meanwhile of
+// the ticket it asks about ends the question, as it does live.
 func (e *Evaluator) catchUp(from int64, now time.Time) {
 	if e.rs == nil {
 		return
@@ -51,11 +52,18 @@ func (e *Evaluator) catchUp(from int64, now time.Time) {
 		return nil
 	}, func(err error) {
 		// A finish seen live since the reload is newer than any read back.
-		if err != nil || last == nil || e.turn != turn || rated[last.Ticket.ID] {
+		if err != nil || e.turn != turn {
 			return
 		}
-		if left := e.timeout - now.Sub(last.At); left > 0 {
-			e.askFor(*last.Ticket, left)
+		if last != nil && !rated[last.Ticket.ID] {
+			if left := e.timeout - now.Sub(last.At); left > 0 {
+				e.askFor(*last.Ticket, left)
+				return
+			}
+		}
+		// The customer asked about rated meanwhile, on the phone.
+		if e.asking != nil && rated[e.asking.ID] {
+			e.startThanks()
 		}
 	})
 }

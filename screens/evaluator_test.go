@@ -187,3 +187,26 @@ func TestEvaluatorAsksAfterReconnect(t *testing.T) {
 		t.Fatalf("the pad's rating after the reconnect: %+v, %v", r, err)
 	}
 }
+
+// A rating on the customer's phone while the pad's link is down ends the
+// pad's question once the link is back, as it does live.
+func TestEvaluatorSeesPhoneRatingAfterReconnect(t *testing.T) {
+	st := newStore(t)
+	f := &flaky{Store: st}
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator { return NewEvaluator(ctx, w, ratingFlaky{f, st}, 1) })
+	waitLoaded(t, e.Loaded())
+	WithUI(func() { e.thanksFor = 50 * time.Millisecond })
+	tk := serveAt(t, st, 1)
+	waitFor(t, "asking", func() bool { return e.Asking() == tk.ID })
+	reloads := e.Reloads()
+	f.cut(true)
+	if _, err := st.RateByPublicID(context.Background(), tk.PublicID, model.RatingInput{Score: model.ScoreFair}); err != nil {
+		t.Fatal(err)
+	}
+	f.cut(false)
+	waitFor(t, "reloaded", func() bool { return e.Reloads() > reloads })
+	waitFor(t, "back at the card after the phone's rating", func() bool {
+		return e.Asking() == 0 && e.idle.Visible() && !e.ask.Visible()
+	})
+}
