@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"sort"
 	"strconv"
 
 	"jiaohao/model"
@@ -38,12 +39,39 @@ func satisfactionCSV(r Report) [][]string {
 		for _, s := range model.Scores {
 			line = append(line, itoa(x.Rated.Of(s)))
 		}
-		for _, s := range model.Scores {
-			line = append(line, share(x.Rated.Share(s)))
+		for _, p := range levelParts(x.Rated, 10000) {
+			line = append(line, strconv.FormatFloat(float64(p)/10000, 'f', 4, 64))
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// levelParts are the levels' shares in model.Scores' order, in parts of
+// whole that add up to whole (none with no rating): each share rounded on
+// its own would give 99.99 % for three ratings of three levels, so the
+// parts the rounding down leaves go to the largest remainders (largest
+// remainder method; a tie to the better level).
+func levelParts(m model.Satisfaction, whole int) [4]int {
+	var parts [4]int
+	n := m.Count()
+	if n == 0 {
+		return parts
+	}
+	rest := make([]int, 0, 4)
+	left := whole
+	for i, s := range model.Scores {
+		parts[i] = m.Of(s) * whole / n
+		left -= parts[i]
+		rest = append(rest, i)
+	}
+	sort.SliceStable(rest, func(a, b int) bool {
+		return m.Of(model.Scores[rest[a]])*whole%n > m.Of(model.Scores[rest[b]])*whole%n
+	})
+	for _, i := range rest[:left] {
+		parts[i]++
+	}
+	return parts
 }
 
 func share(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) }
@@ -75,8 +103,8 @@ func (d *pdfDoc) satisfaction(r Report) {
 			}
 		}
 		line := []string{who, itoa(x.Served), itoa(x.Rated.Count()), percent(x.RatingRate())}
-		for _, s := range model.Scores {
-			line = append(line, percent(x.Rated.Share(s)))
+		for _, p := range levelParts(x.Rated, 1000) {
+			line = append(line, strconv.FormatFloat(float64(p)/10, 'f', 1, 64)+"%")
 		}
 		out = append(out, line)
 	}

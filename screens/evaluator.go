@@ -49,6 +49,11 @@ type Evaluator struct {
 	stars     bool
 	settings  int // the settings reads applied
 	ws        model.WindowState
+	// seen is the version of the last state shown (shown: there was
+	// one): a reload after it brings no events, so the pad reads those it
+	// missed (catchUp).
+	seen  int64
+	shown bool
 
 	bg                            *canvas.Rectangle
 	idle, ask, thanks             *fyne.Container
@@ -166,7 +171,11 @@ func (e *Evaluator) showMode() {
 func (e *Evaluator) show(u model.Change) {
 	if u.Reloaded {
 		e.loadLook(e.applySettings)
+		if e.shown {
+			e.catchUp(e.seen, u.Snapshot.Now)
+		}
 	}
+	e.seen, e.shown = u.Snapshot.Version, true
 	if ws, ok := findWindow(u.Snapshot, e.window); ok {
 		e.ws = ws
 	}
@@ -265,7 +274,10 @@ func starsText(m model.Satisfaction) string {
 // startAsking switches to the rating buttons for t, for the rating
 // window: the pad saw the finish as it happened, so it waits that long
 // from now, and the store still refuses a rating that comes too late.
-func (e *Evaluator) startAsking(t model.Ticket) {
+func (e *Evaluator) startAsking(t model.Ticket) { e.askFor(t, e.timeout) }
+
+// askFor asks t's customer for d.
+func (e *Evaluator) askFor(t model.Ticket, d time.Duration) {
 	if e.rs == nil {
 		return
 	}
@@ -281,7 +293,7 @@ func (e *Evaluator) startAsking(t model.Ticket) {
 	setText(e.prompt, tr("evaluator.prompt", kv("Number", t.Number)))
 	setText(e.msg, "")
 	e.showMode()
-	e.after(e.timeout, e.turn, e.toIdle)
+	e.after(d, e.turn, e.toIdle)
 }
 
 // after runs f on the UI goroutine once d has passed, unless the pad has

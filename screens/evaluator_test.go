@@ -154,3 +154,59 @@ func TestEvaluatorFollowsTheBranchLook(t *testing.T) {
 			e.comment.Text == "好" && e.prompt.Text == tk.Number+" 号，请您为本次服务评价"
 	})
 }
+
+// ratingFlaky is a flaky link to a store that keeps ratings, as the
+// pad's peer client is.
+type ratingFlaky struct {
+	*flaky
+	model.Ratings
+}
+
+// A finish at the pad's window while its link is down still asks that
+// customer once the link is back: the reload brings no events, so the
+// pad reads what it missed.
+func TestEvaluatorAsksAfterReconnect(t *testing.T) {
+	st := newStore(t)
+	f := &flaky{Store: st}
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator {
+		return NewEvaluator(ctx, w, ratingFlaky{f, st}, 1)
+	})
+	waitLoaded(t, e.Loaded())
+	reloads := e.Reloads()
+	f.cut(true)
+	tk := serveAt(t, st, 1)
+	f.cut(false)
+	waitFor(t, "reloaded", func() bool { return e.Reloads() > reloads })
+	waitFor(t, "asking about the ticket finished while the link was down", func() bool {
+		return e.ask.Visible() && e.Asking() == tk.ID
+	})
+	WithUI(func() { test.Tap(e.scoreBtn[model.ScoreSatisfied]) })
+	waitFor(t, "rated", func() bool { return e.Asking() == 0 })
+	if r, err := st.RatingOf(context.Background(), tk.ID); err != nil || r.Score != model.ScoreSatisfied {
+		t.Fatalf("the pad's rating after the reconnect: %+v, %v", r, err)
+	}
+}
+
+// A rating on the customer's phone while the pad's link is down ends the
+// pad's question once the link is back, as it does live.
+func TestEvaluatorSeesPhoneRatingAfterReconnect(t *testing.T) {
+	st := newStore(t)
+	f := &flaky{Store: st}
+	w := newTestWindow(t, 1280, 800)
+	e := build(t, func(ctx context.Context) *Evaluator { return NewEvaluator(ctx, w, ratingFlaky{f, st}, 1) })
+	waitLoaded(t, e.Loaded())
+	WithUI(func() { e.thanksFor = 50 * time.Millisecond })
+	tk := serveAt(t, st, 1)
+	waitFor(t, "asking", func() bool { return e.Asking() == tk.ID })
+	reloads := e.Reloads()
+	f.cut(true)
+	if _, err := st.RateByPublicID(context.Background(), tk.PublicID, model.RatingInput{Score: model.ScoreFair}); err != nil {
+		t.Fatal(err)
+	}
+	f.cut(false)
+	waitFor(t, "reloaded", func() bool { return e.Reloads() > reloads })
+	waitFor(t, "back at the card after the phone's rating", func() bool {
+		return e.Asking() == 0 && e.idle.Visible() && !e.ask.Visible()
+	})
+}

@@ -72,7 +72,10 @@ func (s *GormStore) rate(ctx context.Context, id int64, window int, in model.Rat
 		if err != nil {
 			return err
 		}
-		if !model.RatingOpen(*row.FinishedAt, t.now, st.RatingWindow) {
+		// A ticket of a day that is over is past rating even within the
+		// window (finished at 23:59): the new day's counts start empty, and
+		// the old day's report may be out already.
+		if !model.RatingOpen(*row.FinishedAt, t.now, st.RatingWindow) || row.BusinessDate != t.date {
 			return model.ErrRatingExpired
 		}
 		// Checked before the insert for the plain case; two raters at once

@@ -180,3 +180,34 @@ func TestRateConcurrentOnce(t *testing.T) {
 		}
 	})
 }
+
+// A ticket of a business day that is over is not rated, even within
+// rating_window_s of its finish (finished at 23:59, rated after the
+// day's end): the day's counts, the live state followed by the rate
+// events and its report would each tell another story.
+func TestRateRefusesYesterdaysTicket(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		done := served(t, s, 1)
+		followed, err := s.Snapshot(bg)
+		okAny(t, err)
+		okAny(t, s.DB().Exec("UPDATE ticket SET business_date = ? WHERE id = ?", "2000-01-01", done.ID).Error)
+		before := countEvents(t, s)
+		_, err = s.RateByPublicID(bg, done.PublicID, model.RatingInput{Score: model.ScoreSatisfied})
+		wantCode(t, err, model.ERatingExpired)
+		_, err = s.Rate(bg, done.ID, 1, model.RatingInput{Score: model.ScoreSatisfied})
+		wantCode(t, err, model.ERatingExpired)
+		if n := countEvents(t, s); n != before {
+			t.Fatalf("refused ratings logged %d events", n-before)
+		}
+		evs, err := s.EventsSince(bg, followed.Version, 1000)
+		okAny(t, err)
+		for _, ev := range evs {
+			followed.Apply(ev)
+		}
+		snap, err := s.Snapshot(bg)
+		okAny(t, err)
+		if followed.Rated != snap.Rated {
+			t.Fatalf("followed by events %v, fresh snapshot %v", followed.Rated.Levels, snap.Rated.Levels)
+		}
+	})
+}
