@@ -55,6 +55,9 @@ const (
 	// PermRate records a customer's rating of a ticket finished at the
 	// role's own window.
 	PermRate
+	// PermRatings reads a ticket's rating, the customer's own words: the
+	// manager any, the rating pad its own window's.
+	PermRatings
 )
 
 // RoleSpec is one row of the role table.
@@ -95,8 +98,8 @@ var roles = []RoleSpec{
 	{Role: RoleCaller, Label: "role.caller", Title: "title.caller", Perms: PermObserve | PermTake | PermAct, Window: true, OwnPrinter: true, Source: SourceWindow},
 	{Role: RoleScreen, Label: "role.screen", Title: "title.screen", Perms: PermObserve, Voice: true},
 	{Role: RoleCounter, Label: "role.counter", Title: "title.counter", Perms: PermObserve, Window: true},
-	{Role: RoleEvaluator, Label: "role.evaluator", Title: "title.evaluator", Perms: PermObserve | PermRate, Window: true},
-	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage | PermFloor, Source: string(RoleManager)},
+	{Role: RoleEvaluator, Label: "role.evaluator", Title: "title.evaluator", Perms: PermObserve | PermRate | PermRatings, Window: true},
+	{Role: RoleManager, Label: "role.manager", Title: "title.manager", Perms: PermObserve | PermTake | PermAct | PermManage | PermFloor | PermRatings, Source: string(RoleManager)},
 	// Staff on the floor take a number for a customer and requeue one who
 	// came back after being passed (seed 000 §6).
 	{Role: RoleHandheld, Label: "role.handheld", Title: "title.handheld", Perms: PermObserve | PermTake | PermFloor, Source: SourceHandheld, Page: "/staff"},

@@ -18,9 +18,9 @@ func TestRoleTable(t *testing.T) {
 		if got, ok := s.Role.Spec(); !ok || got != s {
 			t.Errorf("%s: Spec gives %+v, %v", s.Role, got, ok)
 		}
-		// The rating pad also records its customers' ratings of what its
-		// window finished, which changes no ticket.
-		if s.Window && !s.Role.May(PermAct) && s.Perms&^PermRate != PermObserve {
+		// The rating pad also records and reads its customers' ratings of
+		// what its window finished, which changes no ticket.
+		if s.Window && !s.Role.May(PermAct) && s.Perms&^(PermRate|PermRatings) != PermObserve {
 			t.Errorf("%s is bound to a window, may not act for it, yet may more than watch and rate it", s.Role)
 		}
 		if !s.Role.May(PermObserve) {
@@ -57,6 +57,7 @@ func TestRoleMay(t *testing.T) {
 		// nothing else; no other role rates for a customer.
 		{RoleEvaluator, PermObserve | PermRate, true}, {RoleEvaluator, PermAct, false}, {RoleEvaluator, PermTake, false},
 		{RoleEvaluator, PermManage, false}, {RoleCaller, PermRate, false}, {RoleManager, PermRate, false}, {RoleCounter, PermRate, false},
+		{RoleManager, PermRatings, true}, {RoleKiosk, PermRatings, false}, {RoleCaller, PermRatings, false},
 	} {
 		if got := c.role.May(c.p); got != c.want {
 			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)

@@ -106,7 +106,7 @@ func TestAuthMatrix(t *testing.T) {
 			{"GET", "/api/v1/windows/2/satisfaction", "", M, 2},
 		},
 		"GET /api/v1/satisfaction":             {{"GET", "/api/v1/satisfaction", "", all, 0}},
-		"GET /api/v1/tickets/{id}/rating":      {{"GET", "/api/v1/tickets/" + id + "/rating", "", all, 0}},
+		"GET /api/v1/tickets/{id}/rating":      {{"GET", "/api/v1/tickets/" + id + "/rating", "", E | M, 0}},
 		"GET /api/v1/clerks":                   {{"GET", "/api/v1/clerks", "", M, 0}},
 		"POST /api/v1/clerks":                  {{"POST", "/api/v1/clerks", `{"number":"8002","name":"何平","password":"clerk-pass","services":["A"]}`, M, 0}},
 		"PUT /api/v1/clerks/{number}/enabled":  {{"PUT", "/api/v1/clerks/8001/enabled", `{"enabled":true}`, M, 0}},

@@ -53,7 +53,7 @@ func (s *Server) ratingRoutes() []route {
 		{"POST", "/api/v1/windows/{n}/rating", model.PermRate, s.rate},
 		{"GET", "/api/v1/windows/{n}/satisfaction", observers, s.windowSatisfaction}, // the window's own roles and the manager
 		{"GET", "/api/v1/satisfaction", observers, s.satisfaction},
-		{"GET", "/api/v1/tickets/{id}/rating", observers, s.ratingOf},
+		{"GET", "/api/v1/tickets/{id}/rating", model.PermRatings, s.ratingOf},
 	}
 }
 
@@ -103,7 +103,12 @@ func (s *Server) answerSatisfaction(w http.ResponseWriter, r *http.Request, wind
 	return answer(w, m, err)
 }
 
-func (s *Server) ratingOf(w http.ResponseWriter, r *http.Request, _ principal) error {
+// ratingOf is GET /api/v1/tickets/{id}/rating. A rating holds the
+// customer's own words, so the manager reads any and the rating pad the
+// ones of its window's finishes; to a pad asking of another window it is
+// not found, like a ticket nobody rated, so ratings cannot be probed.
+func (s *Server) ratingOf(w http.ResponseWriter, r *http.Request, p principal) error {
+	manager := p.may(model.PermManage)
 	id, err := parseID(r.PathValue("id"))
 	if err != nil {
 		return err
@@ -113,6 +118,9 @@ func (s *Server) ratingOf(w http.ResponseWriter, r *http.Request, _ principal) e
 		return err
 	}
 	out, err := rs.RatingOf(r.Context(), id)
+	if err == nil && !manager && out.Window != p.Window {
+		err = model.Errorf(model.ENotFound, "这个号码还没有评价 (this ticket has no rating)")
+	}
 	return answer(w, out, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,35 @@ func TestPhonePageRating(t *testing.T) {
 	}
 	if _, err := c.RateByPublicID(ctx, other.PublicID, model.RatingInput{Score: 4}); model.ErrorCode(err) != model.EAlreadyRated {
 		t.Fatalf("client second page rating: %v", err)
+	}
+}
+
+// A rating holds the customer's own words: the manager reads any, the pad
+// the ones of its own window's finishes; a pad of another window gets the
+// answer of an unrated ticket, and every other terminal is refused.
+func TestRatingReadersAreFew(t *testing.T) {
+	st := daotest.SQLite(t)
+	e := newEnvOn(t, st, Options{TakePerMinute: -1})
+	ctx := context.Background()
+	done := finished(t, st)
+	if _, err := st.Rate(ctx, done.ID, 1, model.RatingInput{Score: model.ScoreFair, Comment: "等太久"}); err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/v1/tickets/" + strconv.FormatInt(done.ID, 10) + "/rating"
+	for _, role := range []model.Role{model.RoleKiosk, model.RoleCaller, model.RoleScreen, model.RoleCounter} {
+		if status, b := e.call(t, "GET", path, e.tokens[role], ""); status != http.StatusForbidden || strings.Contains(string(b), "等太久") {
+			t.Errorf("%s reading a rating: %d %s", role, status, b)
+		}
+	}
+	for _, role := range []model.Role{model.RoleManager, model.RoleEvaluator} {
+		if status, b := e.call(t, "GET", path, e.tokens[role], ""); status != http.StatusOK || !strings.Contains(string(b), "等太久") {
+			t.Errorf("%s reading a rating: %d %s", role, status, b)
+		}
+	}
+	other := addToken(t, st, model.RoleEvaluator, 2)
+	status, b := e.call(t, "GET", path, other, "")
+	_, unrated := e.call(t, "GET", "/api/v1/tickets/"+strconv.FormatInt(finished(t, st).ID+1000, 10)+"/rating", e.tokens[model.RoleManager], "")
+	if status != http.StatusNotFound || strings.Contains(string(b), "等太久") {
+		t.Fatalf("the pad of window 2 reading window 1's rating: %d %s (an unknown ticket: %s)", status, b, unrated)
 	}
 }
