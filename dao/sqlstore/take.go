@@ -48,6 +48,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			at, atID = &name, &printAt
 		}
 		var who *takenFor
+		tapped := service
 		if customer != 0 {
 			f, err := t.takenFor(customer)
 			if err != nil {
@@ -60,6 +61,13 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 			priority = f.priority
 		}
 		svc, err := t.serviceByCode(strings.TrimSpace(service))
+		if who != nil && service != tapped && strings.TrimSpace(tapped) != "" &&
+			(model.IsCode(err, model.ENotFound) || (err == nil && !svc.Enabled)) {
+			// The level's own service is paused or gone today: the
+			// customer is served in the one they chose, still at the
+			// level's priority, rather than sent away with no number.
+			svc, err = t.serviceByCode(strings.TrimSpace(tapped))
+		}
 		if err != nil {
 			return err
 		}
