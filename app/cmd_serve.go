@@ -110,7 +110,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				b.Close()
 			}
 		}()
-		srv = peer.NewBranches(serveBranch(st), st.BranchID(), st, func(ctx context.Context, id int64) (*peer.Server, error) {
+		all, err := st.Branches(ctx)
+		if err != nil {
+			return err
+		}
+		br := peer.NewBranches(serveBranch(st), st.BranchID(), st, func(ctx context.Context, id int64) (*peer.Server, error) {
 			b, err := st.BranchByID(ctx, id)
 			if err != nil {
 				return nil, err
@@ -120,6 +124,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			mu.Unlock()
 			return serveBranch(b), nil
 		})
+		// Every branch's timers and health check run from the start, not
+		// from its first PC's request.
+		for _, b := range all {
+			if b.ID != st.BranchID() {
+				br.Open(b.ID)
+			}
+		}
+		srv = br
 		served, named = "every branch of the database", ""
 	} else {
 		srv = serveBranch(st)

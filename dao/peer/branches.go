@@ -104,6 +104,18 @@ func (b *Branches) Serve(ctx context.Context, ln net.Listener) error {
 	return serveHTTP(ctx, ln, b.Handler(), b.log, b.Close)
 }
 
+// Open starts opening the Servers of branches ids now, in the background,
+// instead of at each one's first request: a branch's timers (call
+// timeouts, idle windows, alerts) and its daily health check then run from
+// the start of serving, even before any of its PCs is back after a
+// restart. A branch that cannot be opened is logged and opened again at
+// its first request.
+func (b *Branches) Open(ids ...int64) {
+	for _, id := range ids {
+		go b.server(context.Background(), id) // openBranch logs a failure
+	}
+}
+
 // Close closes every branch's Server; it does not close the stores.
 func (b *Branches) Close() error {
 	b.mu.Lock()

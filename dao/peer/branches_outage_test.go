@@ -296,3 +296,70 @@ func TestBranchesFirstRequestsAtOnce(t *testing.T) {
 		t.Errorf("opened %v, want each of %d branches once", opens, len(codes))
 	}
 }
+
+// Serving every branch opens each one's Server from the start, with no PC
+// of it asking yet, so its timers and health check run after a restart
+// before its PCs are back; a request later finds it open and opens nothing
+// again.
+func TestBranchesOpenedBeforeTheirFirstRequest(t *testing.T) {
+	st := daotest.SQLite(t)
+	ctx := context.Background()
+	var ids []int64
+	stores := map[int64]*sqlstore.GormStore{}
+	token := ""
+	for _, code := range []string{"BJ001", "SH001"} {
+		if _, err := st.AddBranch(ctx, model.BranchInfo{Code: code, Name: "网点" + code, TimeZone: "Asia/Shanghai"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Branch(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		ids = append(ids, b.BranchID())
+		stores[b.BranchID()] = b
+		token = addToken(t, b, model.RoleScreen, 0)
+	}
+	var mu sync.Mutex
+	opens := map[int64]int{}
+	home := NewServer(st, st, Options{TakePerMinute: -1})
+	srv := NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
+		mu.Lock()
+		opens[id]++
+		mu.Unlock()
+		return NewServer(stores[id], stores[id], Options{TakePerMinute: -1}), nil
+	})
+	defer srv.Close()
+	srv.Open(ids...)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(opens)
+		mu.Unlock()
+		if n == len(ids) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("opened %v of %v with no request", opens, ids)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, id := range ids {
+		if _, ok := srv.servers.Load(id); !ok {
+			t.Fatalf("branch %d counted as opened but not kept", id)
+		}
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	e := &env{store: st, srv: home, ts: ts}
+	if status, body := e.call(t, "GET", "/api/v1/snapshot", token, ""); status != http.StatusOK || !strings.Contains(string(body), "网点SH001") {
+		t.Fatalf("a PC of SH001: %d %.80s", status, body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for id, n := range opens {
+		if n != 1 {
+			t.Errorf("branch %d opened %d times", id, n)
+		}
+	}
+}
