@@ -67,24 +67,35 @@ func branchAdd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // branchList prints one line per branch, its code first.
 func branchList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("branch list", stderr)
-	dsn := dbFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	s, err := sqlstore.Open(ctx, *dsn)
+	s, all, err := everyBranch(ctx, "branch list", args, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	all, err := s.Branches(ctx)
-	if err != nil {
-		return err
-	}
 	for _, b := range all {
 		fmt.Fprintln(stdout, branchLine(b))
 	}
 	return nil
+}
+
+// everyBranch opens the database named by the command's --db and lists its
+// branches, for the commands that speak of all of them.
+func everyBranch(ctx context.Context, cmd string, args []string, stderr io.Writer) (*sqlstore.GormStore, []model.BranchInfo, error) {
+	fs := newFlags(cmd, stderr)
+	dsn := dbFlag(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, nil, err
+	}
+	s, err := sqlstore.Open(ctx, *dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := s.Branches(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, all, nil
 }
 
 func branchLine(b model.BranchInfo) string { return b.Code + "\t" + b.Name + "\t" + b.TimeZone }
@@ -134,20 +145,11 @@ func branchSet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // its code first: who waits and for how long, whom the windows serve,
 // open windows, live alerts and failing devices.
 func branchOverview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("branch overview", stderr)
-	dsn := dbFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	s, err := sqlstore.Open(ctx, *dsn)
+	s, all, err := everyBranch(ctx, "branch overview", args, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	all, err := s.Branches(ctx)
-	if err != nil {
-		return err
-	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "code\tname\twaiting\tserving\topen windows\tlongest wait\talerts\tfaults")
 	for _, b := range all {
