@@ -39,6 +39,7 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		if err := t.desk(w).CanCall(model.ActCall); err != nil {
 			return err
 		}
+		t.knowClerk(w)
 		ids, err := t.servedIDs(w, strings.TrimSpace(service))
 		if err != nil {
 			return err
@@ -61,9 +62,9 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 	return out, err
 }
 
-// heldWindow is a window row with the state of the ticket it holds and the
-// services it serves, read in one query so the busy check and the service
-// list cost call-next no extra round trip.
+// heldWindow is a window row with the state of the ticket it holds, the
+// services it serves and its clerk, read in one query so the busy check,
+// the service list and the clerk cost call-next no extra round trip.
 type heldWindow struct {
 	Number     int
 	Status     int
@@ -71,6 +72,8 @@ type heldWindow struct {
 	HeldStatus *int
 	HeldDate   *string
 	Services   []int64 // the services the window serves
+	StaffID    *int64  // the clerk signed in, for StaffDate's day only
+	StaffDate  *string
 }
 
 func (t *txn) window(number int) (heldWindow, error) {
@@ -80,10 +83,12 @@ func (t *txn) window(number int) (heldWindow, error) {
 		HeldNumber *string
 		HeldStatus *int
 		HeldDate   *string
+		StaffID    *int64
+		StaffDate  *string
 		ServiceID  *int64
 	}
 	err := t.Raw(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
-		ws.service_id
+		w.staff_id, w.staff_date, ws.service_id
 		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
 		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
 		WHERE w.branch_id = ? AND w.number = ?`, t.s.branchID, number).Scan(&rows).Error
@@ -94,7 +99,8 @@ func (t *txn) window(number int) (heldWindow, error) {
 		return heldWindow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
 	}
 	r0 := rows[0]
-	w := heldWindow{Number: r0.Number, Status: r0.Status, HeldNumber: r0.HeldNumber, HeldStatus: r0.HeldStatus, HeldDate: r0.HeldDate}
+	w := heldWindow{Number: r0.Number, Status: r0.Status, HeldNumber: r0.HeldNumber, HeldStatus: r0.HeldStatus, HeldDate: r0.HeldDate,
+		StaffID: r0.StaffID, StaffDate: r0.StaffDate}
 	for _, r := range rows {
 		if r.ServiceID != nil {
 			w.Services = append(w.Services, *r.ServiceID)

@@ -65,14 +65,35 @@ func (t *txn) eventStaff(windowNo int) (*int64, error) {
 		return nil, err
 	}
 	var id *int64
-	if len(rows) == 1 && rows[0].StaffID != nil && rows[0].StaffDate != nil && *rows[0].StaffDate == t.date {
-		id = rows[0].StaffID
+	if len(rows) == 1 {
+		id = t.clerkOf(rows[0].StaffID, rows[0].StaffDate)
 	}
+	t.remember(windowNo, id)
+	return id, nil
+}
+
+// clerkOf is the clerk a window's staff columns name for today: a sign-in
+// counts for its business day only.
+func (t *txn) clerkOf(staffID *int64, staffDate *string) *int64 {
+	if staffID != nil && staffDate != nil && *staffDate == t.date {
+		return staffID
+	}
+	return nil
+}
+
+func (t *txn) remember(windowNo int, id *int64) {
 	if t.clerks == nil {
 		t.clerks = map[int]*int64{}
 	}
 	t.clerks[windowNo] = id
-	return id, nil
+}
+
+// knowClerk keeps the clerk of window w, read with it, for the
+// transaction's events, so call-next reads the window row once. Only a
+// write that changes no sign-in may use it: a sign-in changes the clerk
+// after its window is read.
+func (t *txn) knowClerk(w heldWindow) {
+	t.remember(w.Number, t.clerkOf(w.StaffID, w.StaffDate))
 }
 
 // clerkServiceIDs narrows the services a window calls for to those its
