@@ -28,8 +28,8 @@ import (
 const machineSetupKey = "jiaohao.machine_setup"
 
 // machineSetup holds the installer's values by name: Role, Host, Token,
-// Window, DB, Lang, Printer, LED and DataDir (where a hosting PC keeps its
-// branch database). Empty values are as good as missing.
+// Window, DB, Branch, Lang, Printer, LED and DataDir (where a hosting PC
+// keeps its branch database). Empty values are as good as missing.
 type machineSetup map[string]string
 
 // fingerprint identifies the values, so the same deployment is applied
@@ -70,10 +70,14 @@ func (m machineSetup) config() (Config, error) {
 	switch host, db := m.get("Host"), m.get("DB"); {
 	case host != "" && db != "":
 		return c, model.Errorf(model.EInvalidInput, "安装参数 HOST 与 DB 只能给一个 (give HOST or DB, not both)")
+	case host != "" && m.get("Branch") != "":
+		// The hosting PC knows the branch of each token: a code here
+		// could only disagree with it.
+		return c, model.Errorf(model.EInvalidInput, "安装参数 BRANCH 只与 DB 一起用；连接主机时由令牌决定网点 (BRANCH goes with DB; with HOST the token names the branch)")
 	case host != "":
 		c.Mode, c.Peer, c.Token = screens.ModePeer, hostURL(host), m.get("Token")
 	case db != "":
-		c.Mode, c.DSN = screens.ModeDB, db
+		c.Mode, c.DSN, c.Branch = screens.ModeDB, db, m.get("Branch")
 	case m.get("DataDir") != "":
 		c.DSN = "sqlite:" + filepath.Join(m.get("DataDir"), "jiaohao.db")
 	}

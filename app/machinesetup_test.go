@@ -24,6 +24,8 @@ func TestMachineSetupConfig(t *testing.T) {
 			Config{Role: "screen", Mode: screens.ModePeer, Window: 1, Peer: "https://10.0.0.2:8520", Token: "jh_s", Lang: "zh", LED: "led+serial://COM5"}},
 		{"server database", machineSetup{"Role": "manager", "DB": "sqlserver://jh:pw@db1?database=branch"},
 			Config{Role: "manager", Mode: screens.ModeDB, Window: 1, DSN: "sqlserver://jh:pw@db1?database=branch", Lang: "zh"}},
+		{"one branch of a central database", machineSetup{"Role": "kiosk", "DB": "postgres://jh@hq-db/jiaohao", "Branch": "BJ001"},
+			Config{Role: "kiosk", Mode: screens.ModeDB, Window: 1, DSN: "postgres://jh@hq-db/jiaohao", Branch: "BJ001", Lang: "zh"}},
 		{"hosting PC", machineSetup{"Role": "manager", "DataDir": `C:\ProgramData\Jiaohao`, "Host": " "},
 			Config{Role: "manager", Mode: screens.ModeHost, Window: 1, DSN: "sqlite:" + filepath.Join(`C:\ProgramData\Jiaohao`, "jiaohao.db"), Lang: "zh"}},
 	} {
@@ -38,6 +40,8 @@ func TestMachineSetupConfig(t *testing.T) {
 		{"Role": "kiosk", "Host": "10.0.0.2"}, // no token
 		{"Role": "kiosk", "Host": "10.0.0.2", "DB": "sqlite:x.db", "Token": "t"},
 		{"Role": "kiosk", "Lang": "fr"},
+		{"Role": "kiosk", "DB": "postgres://jh@hq-db/jiaohao", "Branch": "BJ 001"},     // not a branch code
+		{"Role": "kiosk", "Host": "10.0.0.2", "Token": "t", "Branch": "BJ001"},        // the token names the branch
 	} {
 		if _, err := bad.config(); err == nil {
 			t.Errorf("%v was taken", bad)

@@ -8,7 +8,7 @@ import (
 )
 
 // machineSetupNames are the values the MSI writes under machineSetupPath.
-var machineSetupNames = []string{"Role", "Host", "Token", "Window", "DB", "Lang", "Printer", "LED", "DataDir"}
+var machineSetupNames = []string{"Role", "Host", "Token", "Window", "DB", "Branch", "Lang", "Printer", "LED", "DataDir"}
 
 const machineSetupPath = `SOFTWARE\Jiaohao\Setup`
 

@@ -137,8 +137,14 @@ func TestWineMSI(t *testing.T) {
 		}
 	}
 
-	// Asked to, the uninstall removes the data folder too.
-	w.msiexec(t, "/i", msi, "ROLE=manager")
+	// A PC of one branch on a central database names its branch; asked
+	// to, the uninstall removes the data folder too.
+	w.msiexec(t, "/i", msi, "ROLE=manager", "DB=postgres://jh@hq-db/jiaohao", "BRANCH=BJ001")
+	for name, want := range map[string]string{"Role": "manager", "DB": "postgres://jh@hq-db/jiaohao", "Branch": "BJ001"} {
+		if got := w.regValue(t, setupKey, name); got != want {
+			t.Errorf("installed with BRANCH, the setup's %s is %q, want %q", name, got, want)
+		}
+	}
 	w.msiexec(t, "/x", msi, "REMOVEDATA=1")
 	if _, err := os.Stat(filepath.Dir(data)); !os.IsNotExist(err) {
 		t.Errorf("REMOVEDATA=1 left %s (%v)", filepath.Dir(data), err)
