@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("report", "write the day's (or a range's) report: --date D --out F.pdf [--csv F.csv] [--from D1 --to D2] [--lang en]", runReport)
+	register("report", "write the day's (or a range's) report: --date D --out F.pdf [--csv F.csv] [--from D1 --to D2] [--lang en] [--branch CODE|all|C1,C2]", runReport)
 }
 
 // runReport checks every argument before touching the database, so a typo
@@ -21,7 +21,7 @@ func init() {
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	dsn := dbFlag(fs)
-	branch := branchFlag(fs)
+	branch := fs.String("branch", "", "branch code, e.g. BJ001 (default: the database's only branch); all, or codes with commas (BJ001,SH002), for the report over several branches")
 	date := fs.String("date", "", "business day YYYY-MM-DD (default: today)")
 	from := fs.String("from", "", "first day of a range, YYYY-MM-DD (with --to)")
 	to := fs.String("to", "", "last day of a range, YYYY-MM-DD (with --from)")
@@ -45,12 +45,22 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *csvPath != "" && filepath.Clean(*csvPath) == filepath.Clean(*out) {
 		return model.Errorf(model.EInvalidInput, "--csv 与 --out 不能是同一个文件 (--csv and --out are the same file)")
 	}
+	codes, many, err := reportBranches(*branch)
+	if err != nil {
+		return err
+	}
+	if many && first == "" {
+		return model.Errorf(model.EInvalidInput, "多网点报表请用 --date 或 --from/--to 指定日期 (a report over several branches needs --date or --from and --to)")
+	}
 	for _, path := range []string{*out, *csvPath} {
 		if path != "" {
 			if err := reports.CheckWritable(path); err != nil {
 				return err
 			}
 		}
+	}
+	if many {
+		return reportOverBranches(ctx, *dsn, codes, first, last, lang, *out, *csvPath, stdout)
 	}
 	st, err := sqlstore.OpenBranch(ctx, *dsn, *branch)
 	if err != nil {

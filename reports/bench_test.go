@@ -206,8 +206,9 @@ func bulkTickets(b *testing.B, st *sqlstore.GormStore, table string, start time.
 			if window == 0 {
 				win = nil
 			}
-			vals := []any{int64(1), svc.ID, date, seq[svc.ID], svc.ID, fmt.Sprintf("%s%04d", svc.Code, seq[svc.ID]),
-				svc.Priority, status, 2, issued.UnixMicro() * 1000, win, 1 + int(n%10/9), fmt.Sprintf("bench%027d", n+firstID),
+			// Public ids are unique across the database: the branch is in them.
+			vals := []any{st.BranchID(), svc.ID, date, seq[svc.ID], svc.ID, fmt.Sprintf("%s%04d", svc.Code, seq[svc.ID]),
+				svc.Priority, status, 2, issued.UnixMicro() * 1000, win, 1 + int(n%10/9), fmt.Sprintf("bench%04d%023d", st.BranchID(), n+firstID),
 				"kiosk", issued, c, s, f}
 			if firstID > 0 {
 				vals = append([]any{firstID + n}, vals...)

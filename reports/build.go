@@ -22,55 +22,65 @@ type Source = model.ReportFacts
 
 // Generate reads the period's tickets and events and builds the report.
 func Generate(ctx context.Context, src Source, p Period, opt Options) (Report, error) {
+	t, err := tallyPeriod(ctx, src, p, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	return t.report(), nil
+}
+
+// tallyPeriod reads the period and streams its tickets through a tally; the
+// report over several branches also reads the tally's samples.
+func tallyPeriod(ctx context.Context, src Source, p Period, opt Options) (*tally, error) {
 	now := opt.Now
 	if now.IsZero() {
 		var err error
 		if now, err = src.Now(ctx); err != nil {
-			return Report{}, fmt.Errorf("read the database clock: %w", err)
+			return nil, fmt.Errorf("read the database clock: %w", err)
 		}
 	}
 	name, err := src.BranchName(ctx)
 	if err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	services, err := src.Services(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("read services: %w", err)
+		return nil, fmt.Errorf("read services: %w", err)
 	}
 	windows, err := src.Windows(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("read windows: %w", err)
+		return nil, fmt.Errorf("read windows: %w", err)
 	}
 	settings, err := src.Settings(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("read settings: %w", err)
+		return nil, fmt.Errorf("read settings: %w", err)
 	}
 	p.DayStart = settings.DayStart
 	in := facts{branch: name, period: p, now: now, services: services, windows: windows,
 		open: settings.BusinessOpen, close: settings.BusinessClose, rules: settings.Alerts, rulesSet: true}
 	if in.staff, err = readStaffFacts(ctx, src, p); err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	if in.ratings, err = readRatings(ctx, src, p); err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	if in.firstCall, err = src.FirstCalls(ctx, p.Start(), p.End()); err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	numbers := make([]int, len(windows))
 	for i, w := range windows {
 		numbers[i] = w.Number
 	}
 	if in.initial, in.changes, err = src.WindowChanges(ctx, numbers, p.Start(), p.End()); err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	// The tickets stream through the tally: a month of a million costs the
 	// few durations each keeps, not a million rows held at once.
 	t := newTally(in)
 	if err := src.EachTicket(ctx, p.Start(), p.End(), t.add); err != nil {
-		return Report{}, err
+		return nil, err
 	}
-	return t.report(), nil
+	return t, nil
 }
 
 // facts is everything read from the database; build turns it into figures

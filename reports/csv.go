@@ -15,9 +15,6 @@ import (
 // added at a section's end, so a sheet reading the old ones still works. A UTF-8 byte order
 // mark makes Excel read the Chinese names correctly.
 func CSV(r Report) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString("\ufeff")
-	w := csv.NewWriter(&buf)
 	t := r.Totals
 	rows := [][]string{
 		{"report", "branch", "from", "to", "generated_at"},
@@ -25,16 +22,9 @@ func CSV(r Report) ([]byte, error) {
 		{"totals", "taken", "done", "passed", "cancelled", "waiting", "called", "serving", "passed_ratio", "passed_warning"},
 		{"totals", itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving),
 			strconv.FormatFloat(r.PassedRatio, 'f', 4, 64), strconv.FormatBool(r.PassedWarning)},
-		{"source", "source", "count"},
 	}
-	for _, s := range r.Sources {
-		rows = append(rows, []string{"source", s.Source, itoa(s.Count)})
-	}
-	rows = append(rows, []string{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s", "requeued"})
-	for _, s := range r.Services {
-		rows = append(rows, []string{"service", s.Code, s.Name, itoa(s.Count), itoa(s.Called), secs(s.AvgWait),
-			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService), itoa(s.Requeued)})
-	}
+	rows = append(rows, sourceCSV(r)...)
+	rows = append(rows, serviceCSV(r)...)
 	rows = append(rows, []string{"window", "number", "name", "served", "avg_service_s", "paused_s", "lunch_s"})
 	for _, x := range r.Windows {
 		rows = append(rows, []string{"window", itoa(x.Number), x.Name, itoa(x.Served), secs(x.AvgService), secs(x.Paused), secs(x.Lunch)})
@@ -43,28 +33,11 @@ func CSV(r Report) ([]byte, error) {
 	for _, x := range r.Staff {
 		rows = append(rows, []string{"staff", x.Number, x.Name, itoa(x.Served), secs(x.AvgService), itoa(x.Passed)})
 	}
-	if len(r.Levels) > 0 { // a period with no identified customer has no section, as before the register
-		rows = append(rows, []string{"level", "level", "taken", "done", "passed", "called", "avg_wait_s"})
-		for _, x := range r.Levels {
-			rows = append(rows, []string{"level", x.Level, itoa(x.Statuses.Taken), itoa(x.Statuses.Done), itoa(x.Statuses.Passed), itoa(x.Called), secs(x.AvgWait)})
-		}
-	}
+	rows = append(rows, levelCSV(r)...)
 	rows = append(rows, satisfactionCSV(r)...)
-	rows = append(rows, []string{"arrivals", "hour", "count"})
-	for h, n := range r.ArrivalsByHour {
-		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})
-	}
-	rows = append(rows, []string{"wait", "from_min", "to_min", "count"})
-	for _, b := range r.WaitHistogram {
-		to := ""
-		if b.To != 0 {
-			to = itoa(int(b.To.Minutes()))
-		}
-		rows = append(rows, []string{"wait", itoa(int(b.From.Minutes())), to, itoa(b.Count)})
-	}
-	e := r.Estimate
-	rows = append(rows, []string{"estimate", "compared", "median_abs_error_s", "within_3min", "within_3min_share"},
-		[]string{"estimate", itoa(e.Compared), secs(e.MedianError), itoa(e.Within), strconv.FormatFloat(e.WithinShare, 'f', 4, 64)})
+	rows = append(rows, arrivalsCSV(r)...)
+	rows = append(rows, waitCSV(r)...)
+	rows = append(rows, estimateCSV(r)...)
 	rows = append(rows, []string{"stuck", "number", "service", "business_date", "status", "window", "issued_at", "called_at"})
 	for _, s := range r.Stuck {
 		called := ""
@@ -74,10 +47,73 @@ func CSV(r Report) ([]byte, error) {
 		rows = append(rows, []string{"stuck", s.Number, s.Service, s.BusinessDate, s.Status.String(), itoa(s.Window),
 			s.IssuedAt.Format(time.RFC3339), called})
 	}
-	if err := w.WriteAll(rows); err != nil {
+	return writeCSV(rows)
+}
+
+// writeCSV is the file: the byte order mark, then the rows.
+func writeCSV(rows [][]string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString("\ufeff")
+	if err := csv.NewWriter(&buf).WriteAll(rows); err != nil {
 		return nil, fmt.Errorf("write the CSV: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+func sourceCSV(r Report) [][]string {
+	rows := [][]string{{"source", "source", "count"}}
+	for _, s := range r.Sources {
+		rows = append(rows, []string{"source", s.Source, itoa(s.Count)})
+	}
+	return rows
+}
+
+func serviceCSV(r Report) [][]string {
+	rows := [][]string{{"service", "code", "name", "count", "called", "avg_wait_s", "median_wait_s", "p90_wait_s", "served", "avg_service_s", "requeued"}}
+	for _, s := range r.Services {
+		rows = append(rows, []string{"service", s.Code, s.Name, itoa(s.Count), itoa(s.Called), secs(s.AvgWait),
+			secs(s.MedianWait), secs(s.P90Wait), itoa(s.Served), secs(s.AvgService), itoa(s.Requeued)})
+	}
+	return rows
+}
+
+// levelCSV is the section by customer level; a period with no identified
+// customer has none, as before the register.
+func levelCSV(r Report) [][]string {
+	if len(r.Levels) == 0 {
+		return nil
+	}
+	rows := [][]string{{"level", "level", "taken", "done", "passed", "called", "avg_wait_s"}}
+	for _, x := range r.Levels {
+		rows = append(rows, []string{"level", x.Level, itoa(x.Statuses.Taken), itoa(x.Statuses.Done), itoa(x.Statuses.Passed), itoa(x.Called), secs(x.AvgWait)})
+	}
+	return rows
+}
+
+func arrivalsCSV(r Report) [][]string {
+	rows := [][]string{{"arrivals", "hour", "count"}}
+	for h, n := range r.ArrivalsByHour {
+		rows = append(rows, []string{"arrivals", itoa(h), itoa(n)})
+	}
+	return rows
+}
+
+func waitCSV(r Report) [][]string {
+	rows := [][]string{{"wait", "from_min", "to_min", "count"}}
+	for _, b := range r.WaitHistogram {
+		to := ""
+		if b.To != 0 {
+			to = itoa(int(b.To.Minutes()))
+		}
+		rows = append(rows, []string{"wait", itoa(int(b.From.Minutes())), to, itoa(b.Count)})
+	}
+	return rows
+}
+
+func estimateCSV(r Report) [][]string {
+	e := r.Estimate
+	return [][]string{{"estimate", "compared", "median_abs_error_s", "within_3min", "within_3min_share"},
+		{"estimate", itoa(e.Compared), secs(e.MedianError), itoa(e.Within), strconv.FormatFloat(e.WithinShare, 'f', 4, 64)}}
 }
 
 // secs is a duration in whole seconds, rounded.

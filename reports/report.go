@@ -177,12 +177,14 @@ func Percentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}
+	return sorted[rank(len(sorted), p)-1]
+}
+
+// rank is the 1-based nearest rank of percentile p in a sample of n > 0.
+func rank(n int, p float64) int {
 	// Integer arithmetic on per-mille keeps ceil exact (0.9*10 is not 9 in floats).
-	k := (int(p*1000+0.5)*len(sorted) + 999) / 1000
-	if k < 1 {
-		k = 1
-	}
-	return sorted[k-1]
+	k := (int(p*1000+0.5)*n + 999) / 1000
+	return max(k, 1)
 }
 
 // Average is the mean rounded down to the millisecond, 0 for no values.
