@@ -137,6 +137,7 @@ func TestHQFeedShared(t *testing.T) {
 			})
 		}
 		allowed := 1 + 2 + int64(burst/debounce) // the first, the leading and trailing reads, one per Debounce between
+		t.Logf("ten PCs, five takes in %s: %d reads of B001's line (at most %d allowed), %d of BJ001's", burst, r1.Load(), allowed, r2.Load())
 		if got := r1.Load(); got > allowed {
 			t.Errorf("five takes watched by ten PCs cost %d reads of B001's line in %s, want at most %d", got, burst, allowed)
 		}
