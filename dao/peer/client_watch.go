@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -86,7 +87,12 @@ func (c *Client) dialWS(ctx context.Context, path, query string) (*websocket.Con
 	})
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 400 && resp.StatusCode != http.StatusServiceUnavailable {
-			return nil, decodeError(resp.StatusCode, nil)
+			// The refusal's own sentence (the library keeps its first KiB).
+			var body []byte
+			if resp.Body != nil {
+				body, _ = io.ReadAll(io.LimitReader(resp.Body, 1024))
+			}
+			return nil, decodeError(resp.StatusCode, body)
 		}
 		return nil, errUnreachable
 	}

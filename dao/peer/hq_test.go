@@ -72,6 +72,14 @@ func TestHQTokenAuth(t *testing.T) {
 	if _, err := hc.Watch(ctx, 0); model.ErrorCode(err) != model.EUnauthorized {
 		t.Errorf("head office watching branch events: %v, want unauthorized", err)
 	}
+	mc, err := NewClient(e.ts.URL, e.man1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	if _, err := mc.WatchOverview(ctx); model.ErrorCode(err) != model.EForbidden || model.ErrorMessage(err) != model.ErrorMessage(errNotHeadOffice) {
+		t.Errorf("a manager's live overview: %v, want the host's own refusal", err)
+	}
 	if tk2, err := e.store.Ticket(ctx, tk.ID); err != nil || tk2.Status != model.Waiting {
 		t.Fatalf("the ticket after head office's tries: %+v %v", tk2, err)
 	}
