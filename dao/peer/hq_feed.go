@@ -290,6 +290,9 @@ func (f *hqFeed) readLine(ctx context.Context, s *Server) (model.BranchOverview,
 		return model.BranchOverview{}, ctx.Err()
 	}
 	defer func() { <-f.sem }()
+	if err := ctx.Err(); err != nil {
+		return model.BranchOverview{}, err // stopped while waiting its turn
+	}
 	rctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
 	defer cancel()
 	return ov.Overview(rctx)

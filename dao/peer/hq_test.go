@@ -172,7 +172,8 @@ func TestHQFeedRefreshes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	must[model.Ticket](t, e.env, http.StatusCreated, "POST", "/api/v1/tickets", e.kiosk1, `{"service":"A"}`)
-	v := watchHQ(ctx, t, e.ts.URL, e.hq)
+	vctx, leave := context.WithCancel(ctx)
+	v := watchHQ(vctx, t, e.ts.URL, e.hq)
 	var first time.Duration
 	v.wait(t, "a customer waiting in B001", func(v *hqView) bool {
 		first = v.lines["B001"].LongestWait
@@ -188,6 +189,26 @@ func TestHQFeedRefreshes(t *testing.T) {
 	got := must[HQOverview](t, e.env, http.StatusOK, "GET", "/api/v1/hq/overview", e.hq, "")
 	if len(got.Branches) != 3 || got.Total.OpenWindows != 12 {
 		t.Fatalf("overview with the new branch: %+v", got)
+	}
+	// The last PC leaving stops the feed: nothing is read for nobody.
+	leave()
+	f := e.srv.hq.feed
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		f.mu.Lock()
+		running := f.cancel != nil
+		f.mu.Unlock()
+		if !running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the feed still runs after its last PC left")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // a read begun as it stopped ends
+	reads := e.counter(e.store.BranchID()).Load()
+	time.Sleep(300 * time.Millisecond) // three refreshes' worth
+	if got := e.counter(e.store.BranchID()).Load(); got != reads {
+		t.Errorf("%d reads of B001's line with no PC watching", got-reads)
 	}
 }
 
