@@ -117,7 +117,7 @@ func renderRole(ctx context.Context, cfg Config, size fyne.Size, compact bool, o
 	sctx, cancel := context.WithCancel(ctx)
 	// The demo's devices: a caller shows window 2, and nothing prints or
 	// speaks.
-	be := &backend{st: gs, gorm: gs, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
+	be := &backend{st: gs, gorm: gs, hq: overviewOnce{gs}, printer: screens.LogPrinter{}, ann: screens.LogAnnouncer{}}
 	var s roleView
 	offscreen.Do(func() { s = roleScreens[role].build(sctx, fyne.CurrentApp(), w, be, cfg) })
 	defer func() { cancel(); s.Wait() }()

@@ -124,6 +124,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			mu.Unlock()
 			return serveBranch(b), nil
 		})
+		// Head office's PCs (token add --role hq) watch every branch here.
+		br.ServeHQ(peer.HQOptions{Terminals: st.HeadOffice(), Branches: st.Branches})
 		// Every branch's timers and health check run from the start, not
 		// from its first PC's request.
 		for _, b := range all {
@@ -140,6 +142,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "jiaohao: serving %s on %s://%s (%s database)%s\n", served, scheme, ln.Addr(), st.Engine(), named)
 	staff, _ := model.RoleHandheld.Spec()
 	fmt.Fprintf(stderr, "jiaohao: staff handhelds sign in at %s://%s%s\n", scheme, ln.Addr(), staff.Page)
+	if all {
+		fmt.Fprintf(stderr, "jiaohao: head office's overview of every branch at %s://%s/api/v1/hq/overview (hq tokens)\n", scheme, ln.Addr())
+	}
 	if tlsConf == nil {
 		// The staff sign in over the branch Wi-Fi: in plain HTTP anyone on it
 		// reads the handheld's token and its session cookie.

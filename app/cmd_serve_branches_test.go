@@ -17,7 +17,8 @@ import (
 // `serve --branch all` answers every branch of the database on one
 // address, each PC by its token: a kiosk of each branch takes its own
 // branch's first number and sees its own branch's name, and one branch's
-// ticket is 404 to the other's token.
+// ticket is 404 to the other's token; head office's token reads every
+// branch's overview there.
 func TestServeAllBranches(t *testing.T) {
 	dsn := daotest.SQLiteDSN(t)
 	runOK(t, "branch", "add", "--db", dsn, "--code", "BJ001", "--name", "北京分行")
@@ -68,6 +69,22 @@ func TestServeAllBranches(t *testing.T) {
 	}
 	if code := do("GET", "/api/v1/tickets/"+itoa(t2.ID), tok1, "", nil); code != http.StatusNotFound {
 		t.Fatalf("branch 1's kiosk reading branch 2's ticket: %d, want 404", code)
+	}
+	// Head office's token, issued naming no branch, reads both branches'
+	// lines here and no branch's queue; a branch's token is refused there.
+	hq := strings.TrimSpace(runOK(t, "token", "add", "--db", dsn, "--role", "hq"))
+	var o struct {
+		Branches []model.BranchOverview `json:"branches"`
+		Total    model.BranchOverview   `json:"total"`
+	}
+	if code := do("GET", "/api/v1/hq/overview", hq, "", &o); code != http.StatusOK || len(o.Branches) != 2 || o.Total.Waiting != 2 {
+		t.Fatalf("head office's overview: %d %+v", code, o)
+	}
+	if code := do("GET", "/api/v1/snapshot", hq, "", nil); code != http.StatusUnauthorized {
+		t.Fatalf("head office reading a branch's snapshot: %d, want 401", code)
+	}
+	if code := do("GET", "/api/v1/hq/overview", tok1, "", nil); code != http.StatusForbidden {
+		t.Fatalf("a branch's kiosk on head office's overview: %d, want 403", code)
 	}
 	cancel()
 	if err := <-done; err != nil {

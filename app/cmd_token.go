@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 )
 
 func init() {
-	register("token", "terminal tokens for peer server mode: add --role R [--window n] | list | revoke --id N  (all with --db DSN)", runToken)
+	register("token", "terminal tokens for peer server mode: add --role R [--window n] | list [--role R] | revoke --id N  (all with --db DSN [--branch CODE]; --role hq: head office's, of no branch)", runToken)
 }
 
 func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -31,52 +32,88 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return model.Errorf(model.EInvalidInput, "未知的 token 子命令 %q (unknown token subcommand)", args[0])
 }
 
-// openTerminals parses --db plus extra flags and opens the store.
-func openTerminals(ctx context.Context, name string, args []string, stderr io.Writer, extra func(fs flagSet)) (*sqlstore.GormStore, error) {
+// tokenFlags are the flags every token subcommand shares: the database,
+// the branch, and the role, which for head office's (hq) names no branch.
+type tokenFlags struct {
+	dsn, branch, role *string
+}
+
+// parseTokenFlags parses --db, --branch and --role plus extra flags.
+func parseTokenFlags(name string, args []string, stderr io.Writer, roleHelp string, extra func(fs flagSet)) (tokenFlags, error) {
 	fs := newFlags("token "+name, stderr)
-	dsn := dbFlag(fs)
-	branch := branchFlag(fs)
+	f := tokenFlags{dsn: dbFlag(fs), branch: branchFlag(fs), role: fs.String("role", "", roleHelp)}
 	if extra != nil {
 		extra(fs)
 	}
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
+	return f, parseFlags(fs, args)
+}
+
+// headOffice reports whether the flags name head office's tokens, which
+// belong to no branch: --branch is refused with them.
+func (f tokenFlags) headOffice() (bool, error) {
+	spec, ok := model.Role(*f.role).Spec()
+	if !ok || !spec.HeadOffice {
+		return false, nil
 	}
-	return sqlstore.OpenBranch(ctx, *dsn, *branch)
+	if strings.TrimSpace(*f.branch) != "" {
+		return true, model.Errorf(model.EInvalidInput, "总部令牌不属于任何网点，不用 --branch (a head-office token belongs to no branch: leave out --branch)")
+	}
+	return true, nil
+}
+
+// open is the store of the flags' branch, or the database's whole for
+// head office's tokens.
+func (f tokenFlags) open(ctx context.Context, hq bool) (*sqlstore.GormStore, error) {
+	if hq {
+		return sqlstore.Open(ctx, *f.dsn)
+	}
+	return sqlstore.OpenBranch(ctx, *f.dsn, *f.branch)
 }
 
 // tokenAdd registers a terminal and prints its token once, alone on one
-// line, so scripts can capture it; only the hash is stored.
+// line, so scripts can capture it; only the hash is stored. Head office's
+// token (--role hq) is added to no branch.
 func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var role, name *string
+	var name *string
 	var window *int
-	st, err := openTerminals(ctx, "add", args, stderr, func(fs flagSet) {
-		role = fs.String("role", "", model.RoleNames(", ", " or "))
+	f, err := parseTokenFlags("add", args, stderr, model.RoleNames(", ", " or "), func(fs flagSet) {
 		window = fs.Int("window", 0, "the window a caller acts for")
 		name = fs.String("name", "", "a name to recognise the PC by (default role and window)")
 	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	spec, ok := model.Role(*role).Spec()
+	spec, ok := model.Role(*f.role).Spec()
 	if !ok {
 		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
 	}
 	if spec.Window != (*window > 0) {
 		return model.Errorf(model.EInvalidInput, "--window 只用于且必须用于 caller (give --window for callers only)")
 	}
+	hq, err := f.headOffice()
+	if err != nil {
+		return err
+	}
+	st, err := f.open(ctx, hq)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var terms model.Terminals = st
+	if hq {
+		terms = st.HeadOffice()
+	}
 	if *name == "" {
-		*name = *role
+		*name = *f.role
 		if *window > 0 {
-			*name = fmt.Sprintf("%s-%d", *role, *window)
+			*name = fmt.Sprintf("%s-%d", *f.role, *window)
 		}
 	}
 	token, hash, err := peer.NewToken()
 	if err != nil {
 		return fmt.Errorf("生成令牌失败：%w", err)
 	}
-	t, err := st.AddTerminal(ctx, model.Terminal{Name: *name, Role: spec.Role, Window: *window, TokenHash: hash})
+	t, err := terms.AddTerminal(ctx, model.Terminal{Name: *name, Role: spec.Role, Window: *window, TokenHash: hash})
 	if err != nil {
 		return err
 	}
@@ -85,22 +122,49 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if spec.Page != "" {
 		fmt.Fprintf(stderr, "jiaohao: sign in with it on the host's page %s (e.g. http://192.168.1.10:8520%s)\n", spec.Page, spec.Page)
 	}
+	if hq {
+		fmt.Fprintln(stderr, "jiaohao: head office's PC connects with it to the host serving every branch (jiaohao serve --branch all)")
+	}
 	return nil
 }
 
+// tokenList lists the branch's terminals and then head office's, which
+// belong to no branch; --role keeps one role's, and --role hq needs no
+// branch.
 func tokenList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	st, err := openTerminals(ctx, "list", args, stderr, nil)
+	f, err := parseTokenFlags("list", args, stderr, "list only this role's terminals", nil)
+	if err != nil {
+		return err
+	}
+	if *f.role != "" && !model.Role(*f.role).Valid() {
+		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
+	}
+	hq, err := f.headOffice()
+	if err != nil {
+		return err
+	}
+	st, err := f.open(ctx, hq)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ts, err := st.Terminals(ctx)
+	var ts []model.Terminal
+	if !hq {
+		if ts, err = st.Terminals(ctx); err != nil {
+			return err
+		}
+	}
+	office, err := st.HeadOffice().Terminals(ctx)
 	if err != nil {
 		return err
 	}
+	ts = append(ts, office...)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tROLE\tWINDOW\tCREATED\tLAST SEEN\tSTATE")
 	for _, t := range ts {
+		if *f.role != "" && t.Role != model.Role(*f.role) {
+			continue
+		}
 		seen, state, win := "-", "active", "-"
 		if t.LastSeen != nil {
 			seen = t.LastSeen.Local().Format(time.DateTime)
@@ -116,19 +180,37 @@ func tokenList(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return tw.Flush()
 }
 
+// tokenRevoke revokes a terminal of the branch, or of head office: ids
+// are unique across the database, and `token list` shows both.
 func tokenRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var id *int64
-	st, err := openTerminals(ctx, "revoke", args, stderr, func(fs flagSet) {
+	f, err := parseTokenFlags("revoke", args, stderr, "hq: revoke a head-office token, naming no branch", func(fs flagSet) {
 		id = fs.Int64("id", 0, "terminal id, from token list")
 	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
 	if *id <= 0 {
 		return model.Errorf(model.EInvalidInput, "请用 --id 指定终端编号 (give --id, see jiaohao token list)")
 	}
-	if err := st.RevokeTerminal(ctx, *id); err != nil {
+	if *f.role != "" && !model.Role(*f.role).Valid() {
+		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
+	}
+	hq, err := f.headOffice()
+	if err != nil {
+		return err
+	}
+	st, err := f.open(ctx, hq)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if hq {
+		err = st.HeadOffice().RevokeTerminal(ctx, *id)
+	} else if err = st.RevokeTerminal(ctx, *id); model.IsCode(err, model.ENotFound) {
+		err = st.HeadOffice().RevokeTerminal(ctx, *id)
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "terminal %d revoked\n", *id)

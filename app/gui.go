@@ -160,7 +160,7 @@ func (l *launcher) start(cfg Config) {
 	l.cancel, l.win, l.cfg = cancel, w, cfg
 	go func() {
 		be, err := connect(ctx, cfg, l.logf)
-		if err == nil && cfg.LED != "" {
+		if err == nil && cfg.LED != "" && be.st != nil { // head office has no branch to show
 			be.startLED(ctx, cfg.LED, cfg, l.logf)
 		}
 		fyne.Do(func() {

@@ -30,6 +30,7 @@ var hostListen = ":" + defaultPort
 // and the devices of its role, with what to close at the end.
 type backend struct {
 	st     model.Store
+	hq     model.HeadOffice    // head office's overview (the hq role), which has no branch Store
 	gorm   *sqlstore.GormStore // nil through a peer: reports and terminals go through the host
 	health *healthHost         // the daily health check on this PC's database; nil through a peer
 	// checking is true when this PC runs the daily check by itself: the
@@ -43,6 +44,9 @@ type backend struct {
 // connect opens the queue the way cfg says. It runs off the UI goroutine.
 func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backend, error) {
 	be := &backend{}
+	if roleSpec(cfg.Role).HeadOffice {
+		return connectHQ(ctx, cfg)
+	}
 	switch cfg.Mode {
 	case screens.ModePeer:
 		hc, err := peerHTTP(cfg)
@@ -92,6 +96,26 @@ func connect(ctx context.Context, cfg Config, logf func(string, ...any)) (*backe
 	}
 	be.devices(ctx, cfg, logf)
 	return be, nil
+}
+
+// connectHQ connects head office's PC to the host serving every branch
+// with its hq token; it has no branch, so no Store and no devices.
+func connectHQ(ctx context.Context, cfg Config) (*backend, error) {
+	hc, err := peerHTTP(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	c, err := peer.DialHQ(dctx, cfg.Peer, cfg.Token, hc)
+	cancel()
+	if model.IsCode(err, model.EUnavailable) {
+		// The host is not up yet: start anyway and show the link down.
+		c, err = peer.NewClient(cfg.Peer, cfg.Token, hc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &backend{hq: c, closers: []func(){func() { c.Close() }}}, nil
 }
 
 // checkTokenWindow refuses a token bound to another window than the one

@@ -78,6 +78,8 @@ func (c Config) Validate() error {
 		return model.Errorf(model.EInvalidInput, "%s", screens.Text("setup.err_page_role", "Page", role.Page))
 	case role.Window && c.Window <= 0:
 		return bad("setup.err_window")
+	case role.HeadOffice && c.Mode != screens.ModePeer:
+		return bad("setup.err_hq_peer") // it reads every branch through the host serving them all
 	case c.Mode == screens.ModePeer && (!strings.HasPrefix(c.Peer, "http://") && !strings.HasPrefix(c.Peer, "https://")):
 		return bad("setup.err_peer")
 	case c.Mode == screens.ModePeer && strings.TrimSpace(c.Token) == "":

@@ -183,3 +183,21 @@ func TestSetupKeepsBranch(t *testing.T) {
 		t.Fatalf("a refused code changed the setup to %+v", got)
 	}
 }
+
+// Head office's PC reads every branch through a host serving them all: a
+// setup of the hq role on this PC's own database or straight on one is
+// refused in one sentence, through a host with its token it is kept.
+func TestSetupHQNeedsAHost(t *testing.T) {
+	if err := screens.SetLanguage("zh"); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{screens.ModeHost, screens.ModeDB} {
+		err := Config{Role: model.RoleHQ, Mode: mode, DSN: "sqlite:x.db", Lang: "zh"}.Validate()
+		if model.ErrorCode(err) != model.EInvalidInput || !strings.Contains(model.ErrorMessage(err), "serve --branch all") {
+			t.Errorf("hq in mode %s: %v", mode, err)
+		}
+	}
+	if err := (Config{Role: model.RoleHQ, Mode: screens.ModePeer, Peer: "http://10.0.0.1:8520", Token: "jh_x", Lang: "zh"}).Validate(); err != nil {
+		t.Errorf("hq through a host: %v", err)
+	}
+}

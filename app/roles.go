@@ -78,6 +78,14 @@ var roleScreens = map[model.Role]roleScreen{
 		},
 		size: fyne.NewSize(1024, 768), shot: fyne.NewSize(1024, 700),
 	},
+	// Head office's overview of every branch, through the host serving
+	// them all; it has no branch Store (backend.hq).
+	model.RoleHQ: {
+		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
+			return screens.NewHQ(ctx, w, be.hq)
+		},
+		size: fyne.NewSize(1024, 700), shot: fyne.NewSize(1024, 600),
+	},
 }
 
 // roleSpec is role's row of the table; a role outside it has none of the

@@ -17,7 +17,7 @@ func TestRoleHelpListsWhatEachAccepts(t *testing.T) {
 		}
 		return out.String() + errs.String()
 	}
-	desktop := "kiosk, caller, screen, counter, evaluator or manager"
+	desktop := "kiosk, caller, screen, counter, evaluator, manager or hq"
 	for _, args := range [][]string{{"-h"}, {"screenshot", "-h"}} {
 		h := help(args...)
 		if args[0] == "-h" {
@@ -27,7 +27,7 @@ func TestRoleHelpListsWhatEachAccepts(t *testing.T) {
 			t.Errorf("jiaohao %v help: want --role %q without handheld, got:\n%s", args, desktop, h)
 		}
 	}
-	if u := help("help"); strings.Contains(u, "handheld") || !strings.Contains(u, "kiosk|caller|screen|counter|evaluator|manager") {
+	if u := help("help"); strings.Contains(u, "handheld") || !strings.Contains(u, "kiosk|caller|screen|counter|evaluator|manager|hq") {
 		t.Errorf("the commands' list offers screenshot roles: %s", u)
 	}
 	if h := help("token", "add", "-h"); !strings.Contains(h, "handheld") {

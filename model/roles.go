@@ -27,11 +27,16 @@ const (
 	// rating buttons. Its token is bound to its window like the caller's;
 	// it watches and rates, nothing else.
 	RoleEvaluator Role = "evaluator"
+	// RoleHQ is head office's overview (总行/总部): the regional manager's
+	// PC watching every branch of the database at once. Its token belongs
+	// to no branch (RoleSpec.HeadOffice): it reads the branches' overview
+	// lines and nothing of any one branch's queue.
+	RoleHQ Role = "hq"
 )
 
 // Permission is a kind of request a role's token may make of the peer
 // server; a route needs one.
-type Permission uint8
+type Permission uint16
 
 const (
 	// PermObserve reads the queue, its settings and events, and reports
@@ -58,6 +63,10 @@ const (
 	// PermRatings reads a ticket's rating, the customer's own words: the
 	// manager any, the rating pad its own window's.
 	PermRatings
+	// PermOverview reads every branch's line of head office's overview
+	// (waiting, serving, open windows, longest wait, alerts, faults), and
+	// nothing else of any branch.
+	PermOverview
 )
 
 // RoleSpec is one row of the role table.
@@ -87,6 +96,12 @@ type RoleSpec struct {
 	// phone or tablet's browser; such a role has no desktop screen, and
 	// the PC setup does not offer it.
 	Page string
+	// HeadOffice: the role belongs to no branch. Its token is head
+	// office's, stored apart from every branch's terminals, so no branch's
+	// authentication ever takes it for one of its own; it reaches the
+	// branches' overview through a host serving every branch (serve
+	// --branch all), never a branch's queue.
+	HeadOffice bool
 }
 
 // Desktop reports whether the role runs as the desktop program on a PC.
@@ -103,6 +118,7 @@ var roles = []RoleSpec{
 	// Staff on the floor take a number for a customer and requeue one who
 	// came back after being passed (seed 000 §6).
 	{Role: RoleHandheld, Label: "role.handheld", Title: "title.handheld", Perms: PermObserve | PermTake | PermFloor, Source: SourceHandheld, Page: "/staff"},
+	{Role: RoleHQ, Label: "role.hq", Title: "title.hq", Perms: PermOverview, HeadOffice: true},
 }
 
 // Ticket sources (ticket.source): where a number was taken.

@@ -23,8 +23,14 @@ func TestRoleTable(t *testing.T) {
 		if s.Window && !s.Role.May(PermAct) && s.Perms&^(PermRate|PermRatings) != PermObserve {
 			t.Errorf("%s is bound to a window, may not act for it, yet may more than watch and rate it", s.Role)
 		}
-		if !s.Role.May(PermObserve) {
-			t.Errorf("%s may not read the queue it shows", s.Role)
+		// Head office's role reads the branches' overview lines only,
+		// no branch's queue; every other role shows its branch's.
+		if s.HeadOffice {
+			if s.Perms != PermOverview || s.Window || s.Printer || s.Voice || s.Source != "" {
+				t.Errorf("%s belongs to no branch, yet may more than read the overview: %+v", s.Role, s)
+			}
+		} else if !s.Role.May(PermObserve) || s.Role.May(PermOverview) {
+			t.Errorf("%s may not read the queue it shows, or reads every branch's overview", s.Role)
 		}
 	}
 	for _, r := range []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleManager} {
@@ -58,6 +64,10 @@ func TestRoleMay(t *testing.T) {
 		{RoleEvaluator, PermObserve | PermRate, true}, {RoleEvaluator, PermAct, false}, {RoleEvaluator, PermTake, false},
 		{RoleEvaluator, PermManage, false}, {RoleCaller, PermRate, false}, {RoleManager, PermRate, false}, {RoleCounter, PermRate, false},
 		{RoleManager, PermRatings, true}, {RoleKiosk, PermRatings, false}, {RoleCaller, PermRatings, false},
+		// Head office reads every branch's overview and nothing of any
+		// branch's queue; a branch's manager sees only their own.
+		{RoleHQ, PermOverview, true}, {RoleHQ, PermObserve, false}, {RoleHQ, PermTake, false}, {RoleHQ, PermAct, false},
+		{RoleHQ, PermManage, false}, {RoleManager, PermOverview, false},
 	} {
 		if got := c.role.May(c.p); got != c.want {
 			t.Errorf("%q may %b: %v, want %v", c.role, c.p, got, c.want)
@@ -79,10 +89,10 @@ func TestTicketSource(t *testing.T) {
 }
 
 func TestRoleNames(t *testing.T) {
-	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator, manager or handheld" {
+	if got := RoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator, manager, handheld or hq" {
 		t.Errorf("RoleNames: %q", got)
 	}
-	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、counter、evaluator、manager 或 handheld" {
+	if got := RoleNames("、", " 或 "); got != "kiosk、caller、screen、counter、evaluator、manager、handheld 或 hq" {
 		t.Errorf("RoleNames zh: %q", got)
 	}
 }
@@ -94,7 +104,7 @@ func TestDesktopRoles(t *testing.T) {
 	for _, s := range DesktopRoles() {
 		got = append(got, s.Role)
 	}
-	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleEvaluator, RoleManager}
+	want := []Role{RoleKiosk, RoleCaller, RoleScreen, RoleCounter, RoleEvaluator, RoleManager, RoleHQ}
 	if len(got) != len(want) {
 		t.Fatalf("desktop roles %v, want %v", got, want)
 	}
@@ -111,7 +121,7 @@ func TestDesktopRoles(t *testing.T) {
 // The desktop program's --role names the roles a PC runs, never one that
 // runs in a browser.
 func TestDesktopRoleNames(t *testing.T) {
-	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator or manager" {
+	if got := DesktopRoleNames(", ", " or "); got != "kiosk, caller, screen, counter, evaluator, manager or hq" {
 		t.Errorf("DesktopRoleNames: %q", got)
 	}
 }

@@ -30,7 +30,7 @@ func newTerminalsPage(m *Manager) *terminalsPage {
 	p := &terminalsPage{m: m, rows: container.NewVBox(), msg: widget.NewLabel("")}
 	p.msg.Wrapping = fyne.TextWrapWord
 	p.name, p.window = widget.NewEntry(), widget.NewEntry()
-	p.role = widget.NewSelect(texts(roleLabels()), nil)
+	p.role = widget.NewSelect(texts(branchRoleLabels()), nil)
 	p.create = widget.NewButton(tr("terminals.create"), p.add)
 	p.create.Importance = widget.HighImportance
 	form := widget.NewForm(widget.NewFormItem(tr("terminals.name"), p.name),

@@ -57,6 +57,18 @@ func roleLabels() []label {
 	return out
 }
 
+// branchRoleLabels are the roles a branch's manager registers PCs for:
+// head office's belongs to no branch (jiaohao token add --role hq).
+func branchRoleLabels() []label {
+	var out []label
+	for _, r := range model.DesktopRoles() {
+		if !r.HeadOffice {
+			out = append(out, label{string(r.Role), tr(r.Label)})
+		}
+	}
+	return out
+}
+
 // roleOf is the role a label picker shows now (zero when none is chosen),
 // with its row of the table.
 func roleOf(selected string) (model.Role, model.RoleSpec) {

@@ -187,6 +187,11 @@ func TestAuthMatrix(t *testing.T) {
 					want = p.allowed&bit != 0
 				}
 				status, body := e.call(t, p.method, p.path, e.tokens[role], p.body)
+				// Head office's token is no member of the branch: it is
+				// answered as a token of no branch is.
+				if spec.HeadOffice && (status != http.StatusUnauthorized || errCode(t, body) != "unauthorized") {
+					t.Errorf("%s %s as %s: %d %s, want 401 as for a token of no branch", p.method, p.path, role, status, body)
+				}
 				got := status != http.StatusUnauthorized && status != http.StatusForbidden
 				if got != want {
 					t.Errorf("%s %s %s as %s: status %d (%s), want allowed=%v", p.method, p.path, p.body, role, status, body, want)

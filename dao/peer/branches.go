@@ -41,6 +41,7 @@ type Branches struct {
 	dir    Directory
 	open   OpenFunc
 	log    *slog.Logger
+	hq     *headOffice // head office's routes, when ServeHQ added them
 
 	servers sync.Map // branch → *Server, read without a lock by every request
 	byToken sync.Map // token hash → branch: a terminal never moves
@@ -81,10 +82,20 @@ func (b *Branches) each(fn func(*Server) bool) {
 	b.servers.Range(func(_, v any) bool { return fn(v.(*Server)) })
 }
 
-// Handler routes each request to its branch's Server. The body's
-// deadline holds from the start: a staff sign-in's body is read to route it.
+// Handler routes each request to its branch's Server, and head office's
+// routes (ServeHQ) to head office, whose tokens belong to no branch. The
+// body's deadline holds from the start: a staff sign-in's body is read to
+// route it.
 func (b *Branches) Handler() http.Handler {
+	var office http.Handler
+	if b.hq != nil {
+		office = b.home.logRequests(b.hq.mux)
+	}
 	return b.home.bodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if office != nil && isHQ(r.URL.Path) {
+			office.ServeHTTP(w, r) // head office's tokens, which no branch knows
+			return
+		}
 		s, err := b.route(r)
 		if err != nil {
 			writeError(w, err)
@@ -121,6 +132,9 @@ func (b *Branches) Close() error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	if b.hq != nil {
+		b.hq.feed.close()
+	}
 	b.each(func(s *Server) bool { s.Close(); return true })
 	return nil
 }

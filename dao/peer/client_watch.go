@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -65,10 +66,17 @@ func (c *Client) watchLoop(ctx context.Context, conn *websocket.Conn, last int64
 
 // dialEvents opens /api/v1/events?since=V.
 func (c *Client) dialEvents(ctx context.Context, since int64) (*websocket.Conn, error) {
+	return c.dialWS(ctx, "/api/v1/events", "since="+strconv.FormatInt(max(since, 0), 10))
+}
+
+// dialWS opens one of the server's WebSocket streams with the token. A
+// refusal (401, 403, 404) is the server's error; anything else, a server
+// not up or not answering, is unreachable.
+func (c *Client) dialWS(ctx context.Context, path, query string) (*websocket.Conn, error) {
 	u := *c.base
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
-	u.Path += "/api/v1/events"
-	u.RawQuery = "since=" + strconv.FormatInt(max(since, 0), 10)
+	u.Path += path
+	u.RawQuery = query
 	dctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	hc := *c.hc
@@ -79,7 +87,12 @@ func (c *Client) dialEvents(ctx context.Context, since int64) (*websocket.Conn, 
 	})
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 400 && resp.StatusCode != http.StatusServiceUnavailable {
-			return nil, decodeError(resp.StatusCode, nil)
+			// The refusal's own sentence (the library keeps its first KiB).
+			var body []byte
+			if resp.Body != nil {
+				body, _ = io.ReadAll(io.LimitReader(resp.Body, 1024))
+			}
+			return nil, decodeError(resp.StatusCode, body)
 		}
 		return nil, errUnreachable
 	}
@@ -87,29 +100,32 @@ func (c *Client) dialEvents(ctx context.Context, since int64) (*websocket.Conn, 
 	return conn, nil
 }
 
-// readEvents forwards messages until the connection fails. A ping every
-// 15 s notices a dead link that would otherwise block the read forever.
+// keepAlive pings conn every 15 s until ctx ends, closing it when a pong
+// does not come: a dead link would otherwise block its read forever.
+func keepAlive(ctx context.Context, conn *websocket.Conn) {
+	t := time.NewTicker(15 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
+			err := conn.Ping(pctx)
+			pcancel()
+			if err != nil {
+				conn.CloseNow()
+				return
+			}
+		}
+	}
+}
+
+// readEvents forwards messages until the connection fails.
 func (c *Client) readEvents(ctx context.Context, conn *websocket.Conn, last *int64, out chan<- model.Event) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
-		t := time.NewTicker(15 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
-				err := conn.Ping(pctx)
-				pcancel()
-				if err != nil {
-					conn.CloseNow()
-					return
-				}
-			}
-		}
-	}()
+	go keepAlive(ctx, conn)
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {

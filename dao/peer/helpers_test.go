@@ -49,7 +49,11 @@ func newEnvServing(t testing.TB, front model.Store, st *sqlstore.GormStore, opts
 		if r.Window {
 			win = 1
 		}
-		e.tokens[r.Role] = addToken(t, st, r.Role, win)
+		var terms model.Terminals = st
+		if r.HeadOffice {
+			terms = st.HeadOffice() // head office's token belongs to no branch
+		}
+		e.tokens[r.Role] = addToken(t, terms, r.Role, win)
 	}
 	return e
 }

@@ -229,10 +229,11 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 // TokenBranch is the branch of the terminal holding a token hash, across
 // the database: what a process serving many branches routes a request by.
 // The hash is unique (ux_terminal_token); a revoked or unknown one is the
-// token error, as for one branch.
+// token error, as for one branch, and so is head office's, which belongs
+// to no branch (hqBranch).
 func (s *GormStore) TokenBranch(ctx context.Context, hash string) (int64, error) {
 	var ids []int64
-	if err := s.db.WithContext(ctx).Model(&terminalRow{}).Where("token_hash = ? AND revoked = ?", hash, false).Limit(1).Pluck("branch_id", &ids).Error; err != nil {
+	if err := s.db.WithContext(ctx).Model(&terminalRow{}).Where("token_hash = ? AND revoked = ? AND branch_id <> ?", hash, false, hqBranch).Limit(1).Pluck("branch_id", &ids).Error; err != nil {
 		return 0, s.wrap(err)
 	}
 	if len(ids) == 0 {
