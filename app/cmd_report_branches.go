@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"jiaohao/dao/peer"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 	"jiaohao/reports"
@@ -23,17 +24,8 @@ func reportBranches(value string) (codes []string, many bool, err error) {
 	if !strings.Contains(value, ",") {
 		return nil, false, nil
 	}
-	seen := map[string]bool{}
-	for _, c := range strings.Split(value, ",") {
-		code, err := model.NormalBranchCode(c)
-		if err != nil {
-			return nil, false, err
-		}
-		if seen[code] {
-			return nil, false, model.Errorf(model.EInvalidInput, "--branch 中网点 %s 重复 (the branch %s is listed twice in --branch)", code, code)
-		}
-		seen[code] = true
-		codes = append(codes, code)
+	if codes, err = model.BranchCodes(value); err != nil {
+		return nil, false, err
 	}
 	return codes, true, nil
 }
@@ -47,22 +39,10 @@ func reportOverBranches(ctx context.Context, dsn string, codes []string, first, 
 		return err
 	}
 	defer st.Close()
-	all, err := st.Branches(ctx)
+	bs, done, err := branchSources(ctx, st, codes)
+	defer done()
 	if err != nil {
 		return err
-	}
-	picked, err := pickBranches(all, codes)
-	if err != nil {
-		return err
-	}
-	bs := make([]reports.BranchSource, 0, len(picked))
-	for _, b := range picked {
-		src, err := st.Branch(ctx, b.Code)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		bs = append(bs, reports.BranchSource{Code: b.Code, Name: b.Name, Src: src})
 	}
 	r, err := reports.SaveBranches(ctx, bs, first, last, lang, pdfPath, csvPath)
 	if err != nil {
@@ -71,6 +51,54 @@ func reportOverBranches(ctx context.Context, dsn string, codes []string, first, 
 	t := r.Total.Totals
 	fmt.Fprintf(stdout, "已生成 %d 个网点 %s 的报表 %s：取号 %d，完成 %d，过号 %d\n", len(r.Branches), r.Period(), pdfPath, t.Taken, t.Done, t.Passed)
 	return nil
+}
+
+// branchSources are the report sources of the branches of codes (nil:
+// every branch), each a store of st's one pool; a code the database does
+// not hold is refused before anything is read. done closes the stores
+// opened, whatever the error.
+func branchSources(ctx context.Context, st *sqlstore.GormStore, codes []string) (bs []reports.BranchSource, done func(), err error) {
+	var open []*sqlstore.GormStore
+	done = func() {
+		for _, s := range open {
+			s.Close()
+		}
+	}
+	all, err := st.Branches(ctx)
+	if err != nil {
+		return nil, done, err
+	}
+	picked, err := pickBranches(all, codes)
+	if err != nil {
+		return nil, done, err
+	}
+	for _, b := range picked {
+		src, err := st.Branch(ctx, b.Code)
+		if err != nil {
+			return nil, done, err
+		}
+		open = append(open, src)
+		bs = append(bs, reports.BranchSource{Code: b.Code, Name: b.Name, Src: src})
+	}
+	return bs, done, nil
+}
+
+// hqReport renders head office's report over the branches of codes on
+// the host serving them all (serve --branch all).
+func hqReport(st *sqlstore.GormStore) peer.HQReportFunc {
+	return func(ctx context.Context, codes []string, from, to, lang string) (peer.Report, error) {
+		l, err := reports.ParseLang(lang)
+		if err != nil {
+			return peer.Report{}, err
+		}
+		bs, done, err := branchSources(ctx, st, codes)
+		defer done()
+		if err != nil {
+			return peer.Report{}, err
+		}
+		f, err := reports.RenderBranches(ctx, bs, from, to, l)
+		return peer.Report{Name: f.Name, PDF: f.PDF, CSV: f.CSV}, err
+	}
 }
 
 // pickBranches is the branches of codes in their order, all of them for

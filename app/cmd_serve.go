@@ -125,7 +125,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return serveBranch(b), nil
 		})
 		// Head office's PCs (token add --role hq) watch every branch here.
-		br.ServeHQ(peer.HQOptions{Terminals: st.HeadOffice(), Branches: st.Branches})
+		br.ServeHQ(peer.HQOptions{Terminals: st.HeadOffice(), Branches: st.Branches, Report: hqReport(st)})
 		// Every branch's timers and health check run from the start, not
 		// from its first PC's request.
 		for _, b := range all {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -86,6 +87,7 @@ func TestServeAllBranches(t *testing.T) {
 	if code := do("GET", "/api/v1/hq/overview", tok1, "", nil); code != http.StatusForbidden {
 		t.Fatalf("a branch's kiosk on head office's overview: %d, want 403", code)
 	}
+	checkHQReport(t, dsn, s1.BusinessDate, hq, tok1, do)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr.String())
@@ -93,3 +95,74 @@ func TestServeAllBranches(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// checkHQReport: head office fetches the report over every branch, or a
+// list, from the host; it is the report `jiaohao report --branch all`
+// writes (generation time aside), and a branch's token, a code listed
+// twice, an unknown code or a bad day is refused.
+func checkHQReport(t *testing.T, dsn, day, hq, branchToken string, do func(method, path, token, body string, out any) int) {
+	t.Helper()
+	var rep struct {
+		Name string `json:"name"`
+		PDF  []byte `json:"pdf"`
+		CSV  []byte `json:"csv"`
+	}
+	if code := do("GET", "/api/v1/hq/reports?from="+day+"&to="+day, hq, "", &rep); code != http.StatusOK || len(rep.PDF) == 0 {
+		t.Fatalf("head office's report: %d, %d PDF bytes", code, len(rep.PDF))
+	}
+	dir := t.TempDir()
+	runOK(t, "report", "--db", dsn, "--branch", "all", "--date", day, "--out", dir+"/all.pdf", "--csv", dir+"/all.csv")
+	if got, want := withoutGenerated(rep.CSV), withoutGenerated(readOK(t, dir+"/all.csv")); got != want {
+		t.Fatalf("head office's report over the link differs from the command's:\n%s\n---\n%s", got, want)
+	}
+	if !strings.Contains(string(rep.CSV), "branch,B001,") || !strings.Contains(string(rep.CSV), "branch,BJ001,") {
+		t.Fatalf("the report names not both branches:\n%s", rep.CSV)
+	}
+	var one struct {
+		CSV []byte `json:"csv"`
+	}
+	if code := do("GET", "/api/v1/hq/reports?branches=bj001&from="+day, hq, "", &one); code != http.StatusOK ||
+		strings.Contains(string(one.CSV), "branch,B001,") || !strings.Contains(string(one.CSV), "branch,BJ001,") {
+		t.Fatalf("head office's report of BJ001 alone: %d\n%s", code, one.CSV)
+	}
+	var refusal struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	for _, c := range []struct {
+		query, token string
+		want         int
+	}{
+		{"from=" + day, branchToken, http.StatusForbidden},
+		{"branches=B001,b001&from=" + day, hq, http.StatusBadRequest},
+		{"branches=NOPE&from=" + day, hq, http.StatusBadRequest},
+		{"from=" + day + "&to=2026-13-01x", hq, http.StatusBadRequest},
+		{"from=" + day + "&lang=fr", hq, http.StatusBadRequest},
+	} {
+		refusal.Code, refusal.Message = "", ""
+		if code := do("GET", "/api/v1/hq/reports?"+c.query, c.token, "", &refusal); code != c.want || refusal.Message == "" {
+			t.Errorf("head office's report with %s: %d %+v, want %d and a sentence", c.query, code, refusal, c.want)
+		}
+		if strings.Contains(c.query, "NOPE") && !strings.Contains(refusal.Message, "BJ001") {
+			t.Errorf("an unknown code's refusal names not the branches there are: %q", refusal.Message)
+		}
+	}
+}
+
+// withoutGenerated is a report's CSV without its generation time.
+func withoutGenerated(csv []byte) string {
+	lines := strings.Split(string(csv), "\n")
+	if len(lines) > 1 {
+		lines = lines[2:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func readOK(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -40,8 +40,8 @@ func TestMachineSetupConfig(t *testing.T) {
 		{"Role": "kiosk", "Host": "10.0.0.2"}, // no token
 		{"Role": "kiosk", "Host": "10.0.0.2", "DB": "sqlite:x.db", "Token": "t"},
 		{"Role": "kiosk", "Lang": "fr"},
-		{"Role": "kiosk", "DB": "postgres://jh@hq-db/jiaohao", "Branch": "BJ 001"},     // not a branch code
-		{"Role": "kiosk", "Host": "10.0.0.2", "Token": "t", "Branch": "BJ001"},        // the token names the branch
+		{"Role": "kiosk", "DB": "postgres://jh@hq-db/jiaohao", "Branch": "BJ 001"}, // not a branch code
+		{"Role": "kiosk", "Host": "10.0.0.2", "Token": "t", "Branch": "BJ001"},     // the token names the branch
 	} {
 		if _, err := bad.config(); err == nil {
 			t.Errorf("%v was taken", bad)

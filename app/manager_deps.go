@@ -23,11 +23,7 @@ import (
 // manages terminals and renders reports itself; through a peer server
 // the host does both and the report's files are written here.
 func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
-	deps := screens.ManagerDeps{Open: func(path string) error {
-		var err error
-		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
-		return err
-	}}
+	deps := screens.ManagerDeps{Open: openFile(a)}
 	deps.Sound = be.alertSound()
 	render := renderer(be.st, be.gorm)
 	if render == nil {
@@ -54,6 +50,28 @@ func (be *backend) managerDeps(a fyne.App, lang string) screens.ManagerDeps {
 		return reports.Files{Name: reports.FileStem(from, to), PDF: f.PDF, CSV: f.CSV}.SaveInDir(reportDir())
 	}
 	return deps
+}
+
+// openFile opens a written report with the PC's own viewer.
+func openFile(a fyne.App) func(path string) error {
+	return func(path string) error {
+		var err error
+		fyne.DoAndWait(func() { err = a.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}) })
+		return err
+	}
+}
+
+// hqReportHere has the host render head office's report over branches
+// and writes it into this PC's report folder. As for a branch's report,
+// the name is made here, never taken from the host's answer.
+func hqReportHere(c *peer.Client, lang string) screens.HQReportFunc {
+	return func(ctx context.Context, codes []string, from, to string) (string, error) {
+		rep, err := c.HQReport(ctx, codes, from, to, reportLang(lang))
+		if err != nil {
+			return "", err
+		}
+		return reports.Files{Name: reports.BranchesFileStem(from, to), PDF: rep.PDF, CSV: rep.CSV}.SaveInDir(reportDir())
+	}
 }
 
 // renderer renders reports on the database when this PC has it, else on

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"jiaohao/dao/peer"
 	"jiaohao/model"
 	"jiaohao/screens"
 )
@@ -81,8 +82,12 @@ var roleScreens = map[model.Role]roleScreen{
 	// Head office's overview of every branch, through the host serving
 	// them all; it has no branch Store (backend.hq).
 	model.RoleHQ: {
-		build: func(ctx context.Context, _ fyne.App, w fyne.Window, be *backend, _ Config) roleView {
-			return screens.NewHQ(ctx, w, be.hq)
+		build: func(ctx context.Context, a fyne.App, w fyne.Window, be *backend, cfg Config) roleView {
+			h := screens.NewHQ(ctx, w, be.hq)
+			if c, ok := be.hq.(*peer.Client); ok {
+				h.AddReport(w, hqReportHere(c, cfg.Lang), openFile(a))
+			}
+			return h
 		},
 		size: fyne.NewSize(1024, 700), shot: fyne.NewSize(1024, 600),
 	},

@@ -94,6 +94,30 @@ func NormalBranchCode(code string) (string, error) {
 // AllBranches is what --branch names for every branch of the database.
 const AllBranches = "ALL"
 
+// BranchCodes reads a set of branches as head office names them: codes
+// separated by commas, or "" or ALL for every branch (nil). A code listed
+// twice is refused: a report over the set would count it twice.
+func BranchCodes(list string) ([]string, error) {
+	list = strings.TrimSpace(list)
+	if list == "" || strings.EqualFold(list, AllBranches) {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	var codes []string
+	for _, c := range strings.Split(list, ",") {
+		code, err := NormalBranchCode(c)
+		if err != nil {
+			return nil, err
+		}
+		if seen[code] {
+			return nil, Errorf(EInvalidInput, "网点 %s 列了两次 (the branch %s is listed twice)", code, code)
+		}
+		seen[code] = true
+		codes = append(codes, code)
+	}
+	return codes, nil
+}
+
 // DefaultBranchCode is the code a branch from before codes gets: B and its
 // number, B001 for the first.
 func DefaultBranchCode(id int64) string { return fmt.Sprintf("B%03d", id) }

@@ -1,9 +1,6 @@
 package reports
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // SaveBranches generates the report over the branches bs and the days
 // first..last and writes the PDF and, when csvPath is not empty, the CSV,
@@ -32,7 +29,7 @@ func renderBranches(ctx context.Context, bs []BranchSource, first, last string, 
 	if err != nil {
 		return BranchesReport{}, Files{}, err
 	}
-	f := Files{Name: strings.Replace(FileStem(first, last), "jiaohao-report-", "jiaohao-branches-", 1)}
+	f := Files{Name: BranchesFileStem(first, last)}
 	if f.PDF, err = BranchesPDF(r, lang); err != nil {
 		return BranchesReport{}, Files{}, err
 	}

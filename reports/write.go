@@ -174,11 +174,17 @@ func Render(ctx context.Context, src Source, from, to string, lang Lang) (Files,
 
 // FileStem names the report of the days from..to: jiaohao-report-FROM,
 // or jiaohao-report-FROM_TO for a range.
-func FileStem(from, to string) string {
+func FileStem(from, to string) string { return stem("jiaohao-report-", from, to) }
+
+// BranchesFileStem names the files of a report over several branches:
+// jiaohao-branches-FROM or jiaohao-branches-FROM_TO.
+func BranchesFileStem(from, to string) string { return stem("jiaohao-branches-", from, to) }
+
+func stem(prefix, from, to string) string {
 	if to == "" || to == from {
-		return "jiaohao-report-" + from
+		return prefix + from
 	}
-	return "jiaohao-report-" + from + "_" + to
+	return prefix + from + "_" + to
 }
 
 // SaveInDir writes f into dir as NAME.pdf with NAME.csv beside it, all or

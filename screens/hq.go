@@ -33,6 +33,7 @@ type HQ struct {
 
 	link, empty *widget.Label
 	tools       *fyne.Container
+	report      *hqReport // head office's report form, once AddReport ran
 	rows        *fyne.Container
 	rowUI       []*hqRow
 	total       *hqRow

@@ -24,6 +24,10 @@ type HQOptions struct {
 	// Debounce is the least time between two recomputations of one
 	// branch's line, however busy the branch (default 500 ms).
 	Debounce time.Duration
+	// Report renders the report over a set of branches (nil codes: every
+	// branch) and business days for head office; nil answers
+	// "unavailable".
+	Report HQReportFunc
 	// Refresh is how often every line is worked out again without an event
 	// and the branches are listed again (default 15 s): the longest wait
 	// of an idle hall still grows, and a new branch appears.
@@ -58,13 +62,15 @@ type headOffice struct {
 }
 
 // ServeHQ adds head office's routes to b: GET /api/v1/hq/overview (every
-// branch's line and the totals) and GET /api/v1/hq/live (the same, live,
-// over a WebSocket). Call it before serving.
+// branch's line and the totals), GET /api/v1/hq/live (the same, live,
+// over a WebSocket) and GET /api/v1/hq/reports (the report over a set of
+// branches). Call it before serving.
 func (b *Branches) ServeHQ(o HQOptions) {
 	h := &headOffice{b: b, opts: o.withDefaults(), mux: http.NewServeMux(), seen: map[int64]time.Time{}}
 	h.feed = newHQFeed(b, h.opts)
 	h.mux.Handle("GET /api/v1/hq/overview", b.home.bounded(h.api(h.overview)))
 	h.mux.Handle("GET /api/v1/hq/live", h.api(h.live))
+	h.mux.Handle("GET /api/v1/hq/reports", h.api(h.report))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, model.Errorf(model.ENotFound, "没有这个地址 (no such path)"))
 	})

@@ -104,19 +104,9 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request, _ principal) err
 	if s.opts.Report == nil {
 		return model.Errorf(model.EUnavailable, "这台网点服务器不生成报表 (this branch server does not make reports)")
 	}
-	q := r.URL.Query()
-	from, to, lang := q.Get("from"), q.Get("to"), q.Get("lang")
-	if to == "" {
-		to = from
-	}
-	if !reportDate.MatchString(from) || !reportDate.MatchString(to) {
-		return invalid("日期须为 YYYY-MM-DD (from and to must be YYYY-MM-DD)")
-	}
-	if lang == "" {
-		lang = "zh"
-	}
-	if lang != "zh" && lang != "en" {
-		return invalid("报表语言须为 zh 或 en (lang must be zh or en)")
+	from, to, lang, err := reportQuery(r.URL.Query())
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), ReportTimeout)
 	defer cancel()
