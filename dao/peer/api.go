@@ -165,7 +165,33 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, p principal) error
 	// The source comes from the token's role: a caller's number is a
 	// window's (窗口代取) whatever the body says.
 	t, err := s.store.TakeTicket(r.Context(), q.Service, q.Priority, p.Role.TicketSource())
-	return s.answerTicket(w, r, http.StatusCreated, t, err)
+	return s.answerTaken(w, r, t, err)
+}
+
+// takenPositions is a store that remembers where its last takes stood.
+type takenPositions interface {
+	TakenPosition(id int64) (model.Position, bool)
+}
+
+// answerTaken answers a take with the ticket and where it stood when
+// taken, the take's own estimate, so a busy hall's kiosks do not each
+// walk the queue again for the answer; a store that does not remember
+// it is asked as for any ticket.
+func (s *Server) answerTaken(w http.ResponseWriter, r *http.Request, t model.Ticket, err error) error {
+	if err != nil {
+		return err
+	}
+	tp, ok := s.store.(takenPositions)
+	if !ok {
+		return s.answerTicket(w, r, http.StatusCreated, t, nil)
+	}
+	pos, found := tp.TakenPosition(t.ID)
+	if !found {
+		return s.answerTicket(w, r, http.StatusCreated, t, nil)
+	}
+	out := Ticket{Ticket: t, Ahead: pos.Ahead, ETASeconds: pos.ETASeconds, NoWindow: pos.NoWindow}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
 }
 
 func (s *Server) getTicket(w http.ResponseWriter, r *http.Request, _ principal) error {

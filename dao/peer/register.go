@@ -281,7 +281,7 @@ func (s *Server) takeForCustomer(w http.ResponseWriter, r *http.Request, p princ
 		return err
 	}
 	t, err := d.TakeTicketFor(r.Context(), strings.TrimSpace(q.Service), q.Customer, p.Role.TicketSource())
-	return s.answerTicket(w, r, http.StatusCreated, t, err)
+	return s.answerTaken(w, r, t, err)
 }
 
 func (s *Server) windowCustomer(w http.ResponseWriter, r *http.Request, p principal) error {

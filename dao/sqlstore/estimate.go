@@ -249,33 +249,53 @@ func (t *txn) position(row ticketRow, now time.Time) (model.Position, error) {
 	return b.estimate(row, ahead, total), nil
 }
 
-// lastTake is the estimate made in the last take, for the Position every
-// take path asks for at once (the kiosk's slip, the peer API's answer, the
-// caller's 窗口代取): while the branch version is still the take's, nothing
-// changed and the take's estimate is the answer, so a take walks the
-// tickets ahead once, not twice.
+// lastTake keeps the estimates made in the last takes, for the Position
+// every take path asks for at once (the kiosk's slip, the peer API's
+// answer, the caller's 窗口代取): while the branch version is still the
+// take's, nothing changed and the take's estimate is the answer, so a take
+// walks the tickets ahead once, not twice. Several are kept because kiosks
+// take at once: the estimate of one must not be lost to another's take
+// before its answer is written.
 type lastTake struct {
-	mu      sync.Mutex
-	id      int64
-	version int64
-	pos     model.Position
+	mu     sync.Mutex
+	recent [recentTakes]takenPos
+	next   int
+}
+
+// recentTakes is how many takes' estimates are kept: more than the
+// kiosks and windows of a hall taking at the same instant.
+const recentTakes = 32
+
+type takenPos struct {
+	id, version int64
+	pos         model.Position
 }
 
 func (l *lastTake) remember(id, version int64, pos model.Position) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.id, l.version, l.pos = id, version, pos
+	l.recent[l.next] = takenPos{id: id, version: version, pos: pos}
+	l.next = (l.next + 1) % recentTakes
 }
 
-// recall is the take's estimate of ticket id if it was the last take and
-// the version read since is still its own.
-func (l *lastTake) recall(id int64, version func() (int64, error)) (model.Position, bool) {
+func (l *lastTake) find(id int64) (takenPos, bool) {
 	l.mu.Lock()
-	hit, v, pos := l.id == id, l.version, l.pos
-	l.mu.Unlock()
-	if !hit {
+	defer l.mu.Unlock()
+	for _, t := range l.recent {
+		if t.id == id && id != 0 {
+			return t, true
+		}
+	}
+	return takenPos{}, false
+}
+
+// recall is the take's estimate of ticket id if it is one of the last
+// takes and the version read since is still its own.
+func (l *lastTake) recall(id int64, version func() (int64, error)) (model.Position, bool) {
+	t, ok := l.find(id)
+	if !ok {
 		return model.Position{}, false
 	}
 	now, err := version()
-	return pos, err == nil && now == v
+	return t.pos, err == nil && now == t.version
 }

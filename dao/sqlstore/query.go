@@ -80,6 +80,15 @@ func (s *GormStore) TicketByNumber(ctx context.Context, number string) (model.Ti
 // Position is where a waiting ticket stands: the tickets the windows
 // will call before it and when one reaches it (model.Estimate), from
 // bounded reads, so it costs the same with 20,000 waiting as with 20.
+// TakenPosition is where ticket id stood when this store took it, as its
+// take worked it out (people ahead, estimated wait): the answer to the
+// take itself, which needs no second walk of the queue. ok is false when
+// the take is not one of this store's last ones.
+func (s *GormStore) TakenPosition(id int64) (model.Position, bool) {
+	t, ok := s.taken.find(id)
+	return t.pos, ok
+}
+
 func (s *GormStore) Position(ctx context.Context, id int64) (model.Position, error) {
 	r := s.read(ctx)
 	row, err := r.ticket(id)
