@@ -27,6 +27,7 @@ type Client struct {
 
 	mu     sync.Mutex
 	engine string
+	taken  takenAnswer // where the last number this PC took stood, for its slip
 
 	ctx    context.Context // ends on Close, stopping every Watch
 	cancel context.CancelFunc
@@ -142,7 +143,44 @@ func (c *Client) ticket(ctx context.Context, method, path string, in any) (model
 }
 
 func (c *Client) TakeTicket(ctx context.Context, service string, priority int, _ string) (model.Ticket, error) {
-	return c.ticket(ctx, http.MethodPost, "/api/v1/tickets", takeRequest{Service: service, Priority: priority})
+	return c.take(ctx, "/api/v1/tickets", takeRequest{Service: service, Priority: priority})
+}
+
+// takenAnswer is where a number stood when this PC took it, as the host
+// answered the take: the slip's Position, asked at once, needs no second
+// request and no second walk of the queue on the host.
+type takenAnswer struct {
+	id  int64
+	pos model.Position
+	at  time.Time
+}
+
+// takenFresh is how long a take's answer stands in for its position.
+const takenFresh = 2 * time.Second
+
+// take posts a take and keeps the answer's position for the slip.
+func (c *Client) take(ctx context.Context, path string, in any) (model.Ticket, error) {
+	var t Ticket
+	if err := c.do(ctx, http.MethodPost, path, in, &t); err != nil {
+		return model.Ticket{}, err
+	}
+	c.mu.Lock()
+	c.taken = takenAnswer{id: t.ID, pos: model.Position{Ahead: t.Ahead, ETASeconds: t.ETASeconds, NoWindow: t.NoWindow}, at: time.Now()}
+	c.mu.Unlock()
+	return t.Ticket, nil
+}
+
+// takenPosition is the position of ticket id from its take's answer, once
+// and only just after the take.
+func (c *Client) takenPosition(id int64) (model.Position, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := c.taken
+	if a.id != id || id == 0 || time.Since(a.at) > takenFresh {
+		return model.Position{}, false
+	}
+	c.taken = takenAnswer{}
+	return a.pos, true
 }
 
 func (c *Client) CallNext(ctx context.Context, window int, service string) (model.Ticket, error) {
@@ -197,6 +235,9 @@ func (c *Client) TicketByPublicID(ctx context.Context, publicID string) (model.T
 }
 
 func (c *Client) Position(ctx context.Context, id int64) (model.Position, error) {
+	if p, ok := c.takenPosition(id); ok {
+		return p, nil
+	}
 	var p model.Position
 	return p, c.do(ctx, http.MethodGet, ticketPath(id)+"/position", nil, &p)
 }

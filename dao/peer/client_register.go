@@ -65,7 +65,7 @@ func (c *Client) IdentifyCustomer(ctx context.Context, key string) (model.Custom
 // TakeTicketFor takes a number for an identified customer; the host sets
 // the source from this PC's role.
 func (c *Client) TakeTicketFor(ctx context.Context, service string, customer int64, _ string) (model.Ticket, error) {
-	return c.ticket(ctx, http.MethodPost, "/api/v1/customer-tickets", customerTakeRequest{Service: service, Customer: customer})
+	return c.take(ctx, "/api/v1/customer-tickets", customerTakeRequest{Service: service, Customer: customer})
 }
 
 // WindowCustomer is who the window's ticket is for.

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -44,5 +45,37 @@ func TestTakeAnswersItsOwnPosition(t *testing.T) {
 			t.Errorf("a concurrent take answered %+v", a)
 		}
 		seen[a.ID] = true
+	}
+}
+
+// A kiosk's slip asks its number's position at once: the take's answer
+// already said it, so the PC asks the host nothing more. Later asks, and
+// another ticket's, go to the host.
+func TestKioskSlipPositionFromTheTake(t *testing.T) {
+	e := newEnv(t, Options{TakePerMinute: -1})
+	ctx := context.Background()
+	c, err := Dial(ctx, e.ts.URL, e.tokens[model.RoleKiosk])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	first, err := c.TakeTicket(ctx, "A", 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := c.TakeTicket(ctx, "A", 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ts.Close() // the host is gone: only the take's answer can say
+	pos, err := c.Position(ctx, tk.ID)
+	if err != nil || pos.Ahead != 1 {
+		t.Fatalf("the slip's position: %+v, %v; want the take's answer, 1 ahead", pos, err)
+	}
+	if _, err := c.Position(ctx, tk.ID); !IsUnreachable(err) {
+		t.Fatalf("a second ask: %v, want it sent to the (gone) host", err)
+	}
+	if _, err := c.Position(ctx, first.ID); !IsUnreachable(err) {
+		t.Fatalf("an earlier ticket's position: %v, want it sent to the host", err)
 	}
 }
