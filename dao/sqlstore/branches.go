@@ -193,8 +193,11 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 			if err := tx.Raw("SELECT COALESCE(MAX(id), 0) + 1 FROM branch").Scan(&b.ID).Error; err != nil {
 				return err
 			}
-			if err := tx.Exec("INSERT INTO branch (id, code, name, time_zone, version) VALUES (?, ?, ?, ?, 0)",
-				b.ID, code, b.Name, b.TimeZone).Error; err != nil {
+			err := s.d.givenID(tx, "branch", func() error {
+				return tx.Exec("INSERT INTO branch (id, code, name, time_zone, version) VALUES (?, ?, ?, ?, 0)",
+					b.ID, code, b.Name, b.TimeZone).Error
+			})
+			if err != nil {
 				return err
 			}
 			if src.ID != 0 {

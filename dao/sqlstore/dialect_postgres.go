@@ -95,6 +95,8 @@ func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, va
 	return insertOnConflict(db, table, cols, vals)
 }
 
+func (postgresDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { return insert() }
+
 func (postgresDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
 	return claimHead(db, c, headQuery("", c.rowLock()))
 }
