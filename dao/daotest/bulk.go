@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
@@ -15,7 +16,8 @@ func OtherBranchCode(i int) string { return fmt.Sprintf("OB%03d", i) }
 // OtherBranches fills s's database with n more branches of perBranch
 // tickets each (at most 10,000), all on template's business day and
 // issued at its time, a tenth still waiting in service A and the rest
-// finished, each with its call event and a copy in the archive: the
+// finished, each with its call event (half of them a day earlier) and a
+// copy in the archive: the
 // neighbours one branch's queries must not notice. It is SQL of a few statements (INSERT … SELECT over a
 // table of digits), not the Store, so a million rows load in a minute;
 // only tests and benchmarks do this. template is a ticket of s's branch.
@@ -62,6 +64,10 @@ func OtherBranches(t testing.TB, s *sqlstore.GormStore, n, perBranch int, templa
 		SELECT t.branch_id, t.seq_no, t.issued_at, ?, t.id, t.window_no, 1, 2, 'bulk', '{}'
 		FROM ticket t JOIN branch b ON b.id = t.branch_id
 		WHERE b.code LIKE 'OB%' AND t.status = 5`, model.EvCall)
+	// Half their events are a day older: a log reaches back, and a walk
+	// back from a period's start must not step over other branches'.
+	exec("UPDATE queue_event SET at = ? WHERE version % 2 = 0 AND branch_id IN (SELECT id FROM branch WHERE code LIKE 'OB%')",
+		templateTime(t, s, template).Add(-24*time.Hour))
 	// Their finished tickets are in the archive too, as a past year's
 	// would be: the report reads both tables.
 	exec(`INSERT INTO ticket_history (id, branch_id, issue_service_id, business_date, seq_no, service_id, number, priority, status,
@@ -75,4 +81,13 @@ func OtherBranches(t testing.TB, s *sqlstore.GormStore, n, perBranch int, templa
 	if err := s.RefreshStatistics(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func templateTime(t testing.TB, s *sqlstore.GormStore, id int64) time.Time {
+	t.Helper()
+	var at []time.Time
+	if err := s.DB().Raw("SELECT issued_at FROM ticket WHERE id = ?", id).Scan(&at).Error; err != nil || len(at) == 0 {
+		t.Fatalf("the template ticket %d: %v", id, err)
+	}
+	return at[0]
 }

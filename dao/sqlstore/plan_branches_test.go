@@ -13,7 +13,7 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
-	"jiaohao/model"
+	"jiaohao/reports"
 )
 
 // statement is one SQL statement as the driver received it.
@@ -73,13 +73,14 @@ type indexInfo struct {
 }
 
 // Among a hundred other branches of 300 tickets each (on the same day, a
-// tenth waiting, in the same services, the rest also archived), every statement of one branch's
-// hot path — the take, call-next, start and finish with their version
-// bump and event insert, the watch's read of the log and its poll of the
-// versions, the report's ticket scan — reaches each table through an
-// index whose first column is branch_id or through the primary key of
-// the one row it names (the branch's own version row, a ticket by id):
-// never a scan, nor an index over every branch. So a branch reads and
+// tenth waiting, in the same services, the rest also archived), every
+// statement of one branch's hot path — the take, call-next, start and
+// finish with their version bump and event insert, the watch's read of
+// the log, every query of the daily report — reaches each table through
+// an index whose first column is branch_id, through the primary key of
+// the one row it names (the branch's own version row, a ticket by id), or
+// to the events of tickets it names (its own): never a scan, nor an index
+// over every branch. So a branch reads and
 // locks only its own rows, and a hundred neighbours cost it nothing. (The
 // pool's one poll of every watched branch's version is the exception by
 // design, a plain read.)
@@ -115,8 +116,11 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 		}
 		_, err = s.EventsSince(ctx, v, 500)
 		okAny(t, err)
-		day := tk.IssuedAt.Truncate(24 * time.Hour)
-		okAny(t, s.EachTicket(ctx, day.Add(-24*time.Hour), day.Add(48*time.Hour), func(*model.TicketFact) {}))
+		// The daily report: every query it sends.
+		p, err := reports.Day(tk.IssuedAt.In(s.Location()).Format("2006-01-02"), s.Location())
+		okAny(t, err)
+		_, err = reports.Generate(ctx, s, p, reports.Options{})
+		okAny(t, err)
 		stmts := rec.record(false)
 
 		checked := 0
@@ -133,6 +137,9 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 				// plan.
 				continue
 			}
+			if partOfAnother(st, stmts) {
+				continue // a subquery, checked in the statement it is part of
+			}
 			access := explain(t, s, st)
 			for _, a := range access {
 				info, known := indexes[a.index]
@@ -141,6 +148,9 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 					t.Errorf("%s scans %s:\n%s\nplan: %s", s.Engine(), a.table, st.sql, a.plan)
 				case a.index == "":
 				case a.primary || (known && (info.branchFirst || info.primary)):
+				case known && info.table == "queue_event" && info.firstColumnIs == "ticket_id":
+					// The events of tickets the statement names, its own
+					// branch's: no other branch's row is reached.
 				default:
 					t.Errorf("%s reads %s through %s, whose first column is %s, not branch_id:\n%s\nplan: %s",
 						s.Engine(), info.table, a.index, info.firstColumnIs, st.sql, a.plan)
@@ -153,6 +163,17 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 		}
 		t.Logf("%d statements of the hot path checked", checked)
 	})
+}
+
+// partOfAnother says st is a subquery GORM built into another statement
+// (it runs the callbacks for both).
+func partOfAnother(st statement, all []statement) bool {
+	for _, o := range all {
+		if len(o.sql) > len(st.sql) && strings.Contains(o.sql, st.sql) {
+			return true
+		}
+	}
+	return false
 }
 
 // access is one table reached by a plan: through index, or scanned when
@@ -238,7 +259,9 @@ func explain(t *testing.T, s *sqlstore.GormStore, st statement) []access {
 				out = append(out, access{table: table, plan: plan})
 				continue
 			}
-			out = append(out, access{table: table, index: l["key"], plan: plan})
+			for _, key := range strings.Split(l["key"], "|") { // an index and its rowid filter
+				out = append(out, access{table: table, index: key, plan: plan})
+			}
 		}
 	case "sqlite":
 		var text []string
