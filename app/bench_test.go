@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
 )
 
 // jiaohao bench prints one JSON line whose counts come from the database.
@@ -82,4 +84,62 @@ func TestBenchCompareEveryEngine(t *testing.T) {
 		}
 		t.Logf("%s", out.String())
 	})
+}
+
+// bench --branches loads three branches at once on every engine, through
+// one pool, and prints the per-branch distribution; the audit finds every
+// ticket called once. No threshold: the figures belong to the README.
+func TestBenchBranchesEveryEngine(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		for _, extra := range [][]string{{"--rate", "4"}, {"--saturate", "--tickets", "20"}} {
+			args := append([]string{"bench", "--db", dsn, "--branches", "3", "--seconds", "2", "--windows", "4"}, extra...)
+			var out, errOut bytes.Buffer
+			if code := run(args, &out, &errOut); code != 0 {
+				t.Fatalf("%v: exit %d: %s", extra, code, errOut.String())
+			}
+			var r branchesResult
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil || strings.Count(out.String(), "\n") != 1 {
+				t.Fatalf("not one JSON line: %q", out.String())
+			}
+			if r.Branches != 3 || r.Windows != 4 || r.Pool < 1 || r.Calls != r.Takes || r.Calls == 0 || r.Duplicates != 0 || r.Skipped != 0 {
+				t.Fatalf("%v: counts %+v", extra, r)
+			}
+			if r.CallsPerS <= 0 || r.BranchP99ms.Max < r.BranchP99ms.Median || r.BranchP50ms.Median > r.BranchP99ms.Max || r.P99ms < r.P50ms {
+				t.Fatalf("%v: figures %+v", extra, r)
+			}
+			if r.Saturate && r.Takes != 3*20 {
+				t.Fatalf("saturated: %d takes, want a backlog of 20 for each of 3 branches", r.Takes)
+			}
+			t.Logf("%s", out.String())
+		}
+		// A second run finds the bench branches and uses them again.
+		var out, errOut bytes.Buffer
+		if code := run([]string{"bench", "--db", dsn, "--branches", "3", "--seconds", "1", "--windows", "2"}, &out, &errOut); code != 0 {
+			t.Fatalf("second run: exit %d: %s", code, errOut.String())
+		}
+		st, err := sqlstore.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		all, err := st.Branches(context.Background())
+		if err != nil || len(all) != 4 {
+			t.Fatalf("branches after two runs: %v %v, want B001 and three bench branches", all, err)
+		}
+	})
+}
+
+func TestBenchBranchesRejectsBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--db", "sqlite:/tmp/x.db", "--branches", "1000"},
+		{"bench", "--db", "sqlite:/tmp/x.db", "--branches", "2", "--rate", "0"},
+		{"bench", "--db", "sqlite:/tmp/x.db", "--branches", "2", "--seconds", "0.5"},
+		{"bench", "--db", "sqlite:/tmp/x.db", "--branches", "2", "--compare"},
+		{"bench", "--db", "sqlite:/tmp/x.db", "--branches", "2", "--branch", "B001"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "jiaohao: ") {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+	}
 }

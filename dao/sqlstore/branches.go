@@ -72,7 +72,7 @@ func (s *GormStore) BranchByID(ctx context.Context, id int64) (*GormStore, error
 }
 
 func (s *GormStore) sibling(ctx context.Context, id int64) (*GormStore, error) {
-	b := &GormStore{db: s.db, d: s.d, branchID: id, writers: s.writers, file: s.file, sharedPool: true}
+	b := &GormStore{db: s.db, d: s.d, branchID: id, writers: s.writers, file: s.file, sharedPool: true, watch: s.watch}
 	b.health.secret, b.health.closed, b.health.log = s.health.secret, make(chan struct{}), s.health.log
 	if err := b.loadBranch(ctx); err != nil {
 		return nil, err
@@ -193,8 +193,11 @@ func (s *GormStore) AddBranch(ctx context.Context, b model.BranchInfo, from stri
 			if err := tx.Raw("SELECT COALESCE(MAX(id), 0) + 1 FROM branch").Scan(&b.ID).Error; err != nil {
 				return err
 			}
-			if err := tx.Exec("INSERT INTO branch (id, code, name, time_zone, version) VALUES (?, ?, ?, ?, 0)",
-				b.ID, code, b.Name, b.TimeZone).Error; err != nil {
+			err := s.d.givenID(tx, "branch", func() error {
+				return tx.Exec("INSERT INTO branch (id, code, name, time_zone, version) VALUES (?, ?, ?, ?, 0)",
+					b.ID, code, b.Name, b.TimeZone).Error
+			})
+			if err != nil {
 				return err
 			}
 			if src.ID != 0 {

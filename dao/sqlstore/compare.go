@@ -68,3 +68,18 @@ func (s *GormStore) CallAudit(ctx context.Context, first, last int64) (calls, du
 	}
 	return calls, duplicates, waiting, nil
 }
+
+// Version is the branch's version now: a bench marks the stretch of the
+// log it measures with it.
+func (s *GormStore) Version(ctx context.Context) (int64, error) {
+	v, err := s.version(s.db.WithContext(ctx))
+	return v, s.wrap(err)
+}
+
+// CallsBetween counts the branch's call events with after < version <= upTo.
+func (s *GormStore) CallsBetween(ctx context.Context, after, upTo int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw("SELECT COUNT(*) FROM queue_event WHERE branch_id = ? AND kind = ? AND version > ? AND version <= ?",
+		s.branchID, model.EvCall, after, upTo).Scan(&n).Error
+	return n, s.wrap(err)
+}

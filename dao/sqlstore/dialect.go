@@ -67,6 +67,11 @@ type dialect interface {
 	increment(db *gorm.DB, table, column, where string, args ...any) (n int64, ok bool, err error)
 	// insertIgnore inserts one row unless its key already exists.
 	insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error
+	// givenID runs insert, which writes a row of table with its id given
+	// where the engine numbers the ids itself (a branch's id is its number
+	// everywhere). tx must be a transaction: what the engine needs to be
+	// told holds for its one connection.
+	givenID(tx *gorm.DB, table string, insert func() error) error
 	// claimNext locks the head of the serving order among the waiting
 	// tickets of c's services, skipping rows other windows hold, and
 	// returns it as read; found is false when there is none. It writes

@@ -145,6 +145,24 @@ func (mssqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 	return err
 }
 
+// givenID: an IDENTITY column refuses a given id unless IDENTITY_INSERT
+// is on for its table, which the session keeps after the transaction
+// (even one rolled back) and allows for one table at a time. So it is
+// turned off again whatever the insert did, also when the caller's
+// context has ended meanwhile, before the connection goes back to the
+// pool.
+func (mssqlDialect) givenID(tx *gorm.DB, table string, insert func() error) error {
+	if err := tx.Exec("SET IDENTITY_INSERT " + table + " ON").Error; err != nil {
+		return err
+	}
+	err := insert()
+	off := tx.WithContext(context.WithoutCancel(tx.Statement.Context)).Exec("SET IDENTITY_INSERT " + table + " OFF").Error
+	if err != nil {
+		return err
+	}
+	return off
+}
+
 // claimNext runs the procedure, which returns the head row under UPDLOCK,
 // READPAST, ROWLOCK; the lock lasts until the caller's transaction ends.
 func (mssqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {

@@ -157,6 +157,8 @@ func (mysqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 	return db.Exec(insertSQL("INSERT IGNORE INTO", table, cols, ""), vals...).Error
 }
 
+func (mysqlDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { return insert() }
+
 // claimNext forces the serving-order index: with a filesort InnoDB would
 // lock every candidate row before sorting, and the other windows would skip
 // them all.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -62,7 +63,25 @@ func (postgresDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) 
 
 func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
-func (postgresDialect) migrate(*gorm.DB) error { return nil }
+// migrate tells the planner that a ticket's service names its branch and
+// that waiting tickets are today's: estimating the call-next pick's
+// columns as independent, among a hundred branches it expected one row,
+// walked ix_ticket_wait and sorted every waiting ticket of the services
+// (0.5 ms at 300 waiting, growing with the queue) instead of taking the
+// head of ix_ticket_call (0.04 ms). It is looked up first, so opening the
+// database does not take the table's lock CREATE STATISTICS takes; PCs
+// migrating at once may both create it, and the second finds it there.
+func (d postgresDialect) migrate(db *gorm.DB) error {
+	var n int64
+	if err := db.Raw("SELECT COUNT(*) FROM pg_statistic_ext WHERE stxname = 'st_ticket_branch' AND stxnamespace = current_schema()::regnamespace").Scan(&n).Error; err != nil || n > 0 {
+		return err
+	}
+	err := db.Exec("CREATE STATISTICS IF NOT EXISTS st_ticket_branch (dependencies) ON branch_id, status, business_date, service_id FROM ticket").Error
+	if err != nil && d.errorKind(err) != errUnique && !strings.Contains(err.Error(), "already exists") {
+		return fmt.Errorf("creating the ticket statistics: %w", err)
+	}
+	return nil
+}
 
 // VACUUM (not only ANALYZE) also marks the pages all-visible, so the
 // bounded count of people ahead stays an index-only scan.
@@ -94,6 +113,8 @@ func (postgresDialect) increment(db *gorm.DB, table, column, where string, args 
 func (postgresDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals []any) error {
 	return insertOnConflict(db, table, cols, vals)
 }
+
+func (postgresDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { return insert() }
 
 func (postgresDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
 	return claimHead(db, c, headQuery("", c.rowLock()))

@@ -81,6 +81,8 @@ func (sqliteDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals
 
 // claimNext needs no row lock: the one writer connection (BEGIN
 // IMMEDIATE) already keeps every other window out until commit.
+func (sqliteDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { return insert() }
+
 func (sqliteDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
 	return claimHead(db, c, headQuery("", ""))
 }

@@ -48,3 +48,19 @@ func (s *GormStore) AheadQuery(ctx context.Context, id, service int64) (string, 
 	stmt := r.aheadQuery(row, service, cond, args, callOrder, aheadRead).Session(&gorm.Session{DryRun: true}).Find(&out).Statement
 	return stmt.SQL.String(), stmt.Vars, nil
 }
+
+// PollQuery and PollInterval are the pool's version poll, for the test
+// that counts it.
+const (
+	PollQuery    = pollQuery
+	PollInterval = pollInterval
+)
+
+// WatchSignal is the channel the Store's watchers wait on, closed when its
+// branch's version moves; nil before the first Watch.
+func (s *GormStore) WatchSignal() <-chan struct{} {
+	if h := s.hub.Load(); h != nil {
+		return h.signal()
+	}
+	return nil
+}

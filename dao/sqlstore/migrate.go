@@ -78,8 +78,11 @@ func (s *GormStore) seed(ctx context.Context) error {
 		return err
 	}
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := s.d.insertIgnore(tx, "branch", []string{"id", "code", "name", "time_zone", "version"},
-			[]any{s.branchID, model.DefaultBranchCode(s.branchID), "营业网点", "Asia/Shanghai", 0}); err != nil {
+		err := s.d.givenID(tx, "branch", func() error {
+			return s.d.insertIgnore(tx, "branch", []string{"id", "code", "name", "time_zone", "version"},
+				[]any{s.branchID, model.DefaultBranchCode(s.branchID), "营业网点", "Asia/Shanghai", 0})
+		})
+		if err != nil {
 			return err
 		}
 		return seedBranch(s.d, tx, s.branchID, now)

@@ -9,6 +9,7 @@ import (
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
 )
 
 // Test 7a: every SQL Server script parses as T-SQL. sqlfluff is the parser;
@@ -49,6 +50,20 @@ func TestMSSQLIntegration(t *testing.T) {
 		got := ok(t)(st.CallNext(bg, 1, ""))
 		if got.ID != tk.ID {
 			t.Fatalf("usp_CallNext returned %d, want %d", got.ID, tk.ID)
+		}
+		// branch.id is an IDENTITY column: the ids AddBranch gives need
+		// IDENTITY_INSERT, turned off again after each, so the next branch
+		// (on whichever pooled connection) is added too.
+		for i, code := range []string{"SQ002", "SQ003"} {
+			b, err := st.AddBranch(bg, model.BranchInfo{Code: code, Name: code, TimeZone: "Asia/Shanghai"}, "")
+			okAny(t, err)
+			if b.ID != int64(i+2) {
+				t.Fatalf("branch %s got id %d, want %d", code, b.ID, i+2)
+			}
+			sib, err := st.Branch(bg, code)
+			okAny(t, err)
+			take(t, sib, "A", 0)
+			sib.Close()
 		}
 	})
 }

@@ -29,6 +29,7 @@ type GormStore struct {
 
 	watchOnce sync.Once
 	hub       atomic.Pointer[hub] // set once by the first Watch; writes wake it
+	watch     *versionWatch       // the pool's one version poll, shared with its Branch stores
 	clock     dbClock
 	codes     codeCache
 	health    health
@@ -83,7 +84,8 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 		return nil, unreachable(tg, dsn, err)
 	}
 	tg.d.sizePool(sqlDB, tg.pool)
-	s := &GormStore{db: db, d: tg.d, branchID: 1, writers: make(chan struct{}, max(1, sqlDB.Stats().MaxOpenConnections))}
+	s := &GormStore{db: db, d: tg.d, branchID: 1, writers: make(chan struct{}, max(1, sqlDB.Stats().MaxOpenConnections)),
+		watch: newVersionWatch(db)}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
@@ -194,9 +196,7 @@ func (s *GormStore) ShiftClock(d time.Duration) { s.offset.Add(int64(d)) }
 
 // Close releases the connections.
 func (s *GormStore) Close() error {
-	if h := s.hub.Load(); h != nil {
-		h.stop()
-	}
+	s.stopHub()
 	s.closeOnce.Do(func() { close(s.health.closed) })
 	if s.sharedPool {
 		return nil

@@ -56,3 +56,7 @@ func serverPool(db *sql.DB, pool int) {
 	db.SetMaxIdleConns(pool)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 }
+
+// PoolSize is the number of connections the Store's pool may open, shared
+// by every Branch made from it.
+func (s *GormStore) PoolSize() int { return cap(s.writers) }

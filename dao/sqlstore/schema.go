@@ -162,17 +162,21 @@ type historyRow struct {
 func (historyRow) TableName() string { return "ticket_history" }
 
 type eventRow struct {
-	BranchID   int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:1"`
-	Version    int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:3"`
-	At         time.Time `gorm:"precision:6;not null;index:ix_event_at"`
-	Kind       string    `gorm:"size:20;not null;index:ix_event_kind,priority:2"`
-	TicketID   *int64    `gorm:"index:ix_event_ticket"`
-	WindowNo   *int      ``
-	FromStatus int       `gorm:"not null"`
-	ToStatus   int       `gorm:"not null"`
-	Actor      string    `gorm:"size:60;not null"`
-	StaffID    *int64    `gorm:"index:ix_event_staff"` // the acting window's clerk; added later, NULL on old rows
-	Detail     string    `gorm:"size:4000;not null"`   // JSON: the ticket or window after the change
+	BranchID int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:1;index:ix_event_window,priority:1"`
+	Version  int64     `gorm:"primaryKey;autoIncrement:false;index:ix_event_kind,priority:3;index:ix_event_window,priority:5"`
+	At       time.Time `gorm:"precision:6;not null;index:ix_event_at;index:ix_event_window,priority:4"`
+	Kind     string    `gorm:"size:20;not null;index:ix_event_kind,priority:2;index:ix_event_window,priority:2"`
+	TicketID *int64    `gorm:"index:ix_event_ticket"`
+	// ix_event_window finds a window's last change before a report's
+	// period within its own branch: on ix_event_at alone the walk back
+	// stepped over every branch's events (added later; the migration
+	// builds it once on an existing log).
+	WindowNo   *int   `gorm:"index:ix_event_window,priority:3"`
+	FromStatus int    `gorm:"not null"`
+	ToStatus   int    `gorm:"not null"`
+	Actor      string `gorm:"size:60;not null"`
+	StaffID    *int64 `gorm:"index:ix_event_staff"` // the acting window's clerk; added later, NULL on old rows
+	Detail     string `gorm:"size:4000;not null"`   // JSON: the ticket or window after the change
 }
 
 func (eventRow) TableName() string { return "queue_event" }

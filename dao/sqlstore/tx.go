@@ -67,9 +67,9 @@ const maxAttempts = 10
 // lost optimistic races.
 func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
 	for attempt := 1; ; attempt++ {
-		err := s.writeOnce(ctx, fn)
+		v, err := s.writeOnce(ctx, fn)
 		if err == nil {
-			s.notify()
+			s.notify(v)
 			return nil
 		}
 		retry := errors.Is(err, errConflict) || s.d.errorKind(err) == errRetry
@@ -86,7 +86,9 @@ func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
 	}
 }
 
-func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err error) {
+// writeOnce is one attempt of write; v is the branch version of its last
+// event (0: it logged none).
+func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64, err error) {
 	// The calendar may need a reload, which takes a connection of its own:
 	// inside the transaction SQLite's only one would be held by it.
 	cal := s.calendar(ctx)
@@ -97,17 +99,17 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 	select {
 	case s.writers <- struct{}{}:
 	case <-ctx.Done():
-		return ctx.Err()
+		return 0, ctx.Err()
 	}
 	defer func() { <-s.writers }()
 	now, err := s.Now(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	now = now.Truncate(time.Microsecond)
 	db := s.db.WithContext(ctx).Begin()
 	if db.Error != nil {
-		return db.Error
+		return 0, db.Error
 	}
 	committed := false
 	defer func() {
@@ -117,16 +119,16 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (err err
 	}()
 	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: cal.Date(now)}
 	if err := fn(t); err != nil {
-		return err
+		return 0, err
 	}
 	if err := t.logEvents(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := db.Commit().Error; err != nil {
-		return err
+		return 0, err
 	}
 	committed = true
-	return nil
+	return t.version, nil
 }
 
 // logEvents takes one version per event by incrementing branch.version: the
