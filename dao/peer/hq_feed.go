@@ -201,6 +201,7 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 	var once sync.Once
 	done := func() { once.Do(first) }
 	defer done()
+	var last time.Time // of the last read: a subscription dropped mid-burst waits out Debounce
 	for attempt := 0; ctx.Err() == nil; attempt++ {
 		s, err := f.b.server(ctx, id)
 		var sub *subscriber
@@ -217,33 +218,40 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 			continue
 		}
 		attempt = 0
-		f.read(ctx, gen, id, s)
+		missed := !last.IsZero() // events may have passed while not subscribed
+		if !missed {
+			f.read(ctx, gen, id, s)
+			last = time.Now()
+		}
 		done()
-		f.follow(ctx, gen, id, s, sub, kick)
+		f.follow(ctx, gen, id, s, sub, kick, &last, missed)
 		s.hub.unsubscribe(sub)
 	}
 }
 
-// follow reads the line again after the branch's events until the hub
-// drops the subscription (then it is read again on subscribing anew).
-func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *subscriber, kick <-chan struct{}) {
-	last := time.Now()
+// follow reads the line again after the branch's events, no sooner than
+// Debounce after the last read, until the hub drops the subscription
+// (a burst past its buffer); dirty: read it once without an event.
+func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *subscriber, kick <-chan struct{}, last *time.Time, dirty bool) {
 	var due <-chan time.Time
-	dirty := func() {
+	mark := func() {
 		if due == nil {
-			due = time.After(max(0, f.opts.Debounce-time.Since(last)))
+			due = time.After(max(0, f.opts.Debounce-time.Since(*last)))
 		}
+	}
+	if dirty {
+		mark()
 	}
 	for {
 		select {
 		case <-sub.ch:
-			dirty()
+			mark()
 		case <-kick:
-			dirty()
+			mark()
 		case <-due:
 			due = nil
 			f.read(ctx, gen, id, s)
-			last = time.Now()
+			*last = time.Now()
 		case <-sub.dropped:
 			return
 		case <-ctx.Done():
