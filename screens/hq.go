@@ -17,7 +17,7 @@ import (
 // database (code, name, waiting, serving, open windows, longest wait,
 // alerts, device faults) and their totals, live. Lines that need someone
 // to look (model's Attention: an alert, a failing device, a wait over
-// model.LongWait) are red and come first, the rest by branch code. While
+// model.LongWait, a line the host cannot read now) are red and come first, the rest by branch code. While
 // the link to the host is lost a banner says so and the lines, as last
 // received, turn grey. It only watches: head office acts on no branch.
 type HQ struct {
@@ -175,7 +175,11 @@ func (h *HQ) redraw() {
 		case o.Attention():
 			imp = widget.DangerImportance
 		}
-		r.set(hqCells(o.Code, o.Name, o), imp, false)
+		name := o.Name
+		if o.Stale {
+			name = tr("hq.stale", kv("Name", o.Name))
+		}
+		r.set(hqCells(o.Code, name, o), imp, false)
 		r.box.Show()
 	}
 	total := model.OverviewTotal(lines)

@@ -135,3 +135,30 @@ func fitHQ(t *testing.T) {
 	waitLoaded(t, h.Loaded())
 	checkSizes(t, w, nil)
 }
+
+// A line the host cannot read now says so by its name and is red among
+// the lines needing attention, its figures as last read; read again, it
+// is calm again.
+func TestHQScreenStaleLine(t *testing.T) {
+	src := fakeHQ{ch: make(chan model.OverviewUpdate, 4)}
+	w := newTestWindow(t, 1024, 600)
+	h := build(t, func(ctx context.Context) *HQ { return NewHQ(ctx, w, src) })
+	gz := hqDemo[3]
+	gz.Stale = true
+	src.ch <- model.OverviewUpdate{Full: true, Lines: []model.BranchOverview{hqDemo[0], gz}}
+	waitLoaded(t, h.Loaded())
+	WithUI(func() {
+		cells, imp, _ := hqRowOf(h, "GZ001")
+		if got := hqCodes(h); len(got) != 2 || got[0] != "GZ001" {
+			t.Errorf("order %v, want the stale GZ001 first", got)
+		}
+		if cells[1] != "广州分行（暂无数据）" || cells[4] != "4" || imp != widget.DangerImportance {
+			t.Errorf("stale GZ001 %v (%v)", cells, imp)
+		}
+	})
+	src.ch <- model.OverviewUpdate{Lines: []model.BranchOverview{hqDemo[3]}}
+	waitFor(t, "GZ001 read again", func() bool {
+		cells, imp, _ := hqRowOf(h, "GZ001")
+		return cells[1] == "广州分行" && imp == widget.MediumImportance
+	})
+}

@@ -41,3 +41,39 @@ func TestHQFeedBurstPastBuffer(t *testing.T) {
 		t.Errorf("100 takes cost %d reads of B001's line in %s, want at most %d", got, burst, allowed)
 	}
 }
+
+// A branch whose line cannot be read (its database does not answer) is
+// not shown as live: its line is marked stale, needing attention, until a
+// read succeeds again; a branch never read yet still has its line, by
+// code and name.
+func TestHQFeedStaleLine(t *testing.T) {
+	e := newHQEnv(t, daotest.SQLiteDSN(t), Options{TakePerMinute: -1}, HQOptions{Debounce: 10 * time.Millisecond, Refresh: 100 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	bj := e.failing(e.b2.BranchID())
+	bj.Store(true)
+	once := must[HQOverview](t, e.env, http.StatusOK, "GET", "/api/v1/hq/overview", e.hq, "")
+	if len(once.Branches) != 2 || once.Branches[0].Code != "BJ001" || !once.Branches[0].Stale || once.Branches[1].Stale || once.Branches[1].OpenWindows != 4 {
+		t.Fatalf("overview read once with BJ001 unreadable: %+v", once.Branches)
+	}
+	v := watchHQ(ctx, t, e.ts.URL, e.hq)
+	v.wait(t, "BJ001 stale from the start", func(v *hqView) bool {
+		l := v.lines["BJ001"]
+		return l.Stale && l.Name == "北京分行" && l.Attention() && !v.lines["B001"].Stale
+	})
+	bj.Store(false)
+	must[model.Ticket](t, e.env, http.StatusCreated, "POST", "/api/v1/tickets", e.kiosk2, `{"service":"A"}`)
+	v.wait(t, "BJ001 read again", func(v *hqView) bool {
+		l := v.lines["BJ001"]
+		return !l.Stale && l.Waiting == 1 && l.OpenWindows == 4
+	})
+	e.failing(e.store.BranchID()).Store(true)
+	v.wait(t, "B001 stale with its figures as last read", func(v *hqView) bool {
+		l := v.lines["B001"]
+		return l.Stale && l.OpenWindows == 4 && l.Attention()
+	})
+	got := must[HQOverview](t, e.env, http.StatusOK, "GET", "/api/v1/hq/overview", e.hq, "")
+	if len(got.Branches) != 2 || got.Branches[0].Code != "B001" || !got.Branches[0].Stale || got.Branches[1].Stale {
+		t.Fatalf("overview with B001 unreadable: %+v", got.Branches)
+	}
+}

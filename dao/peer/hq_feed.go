@@ -186,7 +186,7 @@ func (f *hqFeed) refresh(ctx context.Context, gen int, ready chan struct{}, firs
 		kick := make(chan struct{}, 1)
 		f.watched[br.ID] = kick
 		firsts.Add(1)
-		go f.watch(ctx, gen, br.ID, kick, firsts.Done)
+		go f.watch(ctx, gen, br, kick, firsts.Done)
 	}
 	f.mu.Unlock()
 	if first {
@@ -197,7 +197,8 @@ func (f *hqFeed) refresh(ctx context.Context, gen int, ready chan struct{}, firs
 // watch follows one branch's events and reads its line after them, at
 // most once per Debounce, and when kicked. first runs after the first
 // read, or the first failure.
-func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struct{}, first func()) {
+func (f *hqFeed) watch(ctx context.Context, gen int, br model.BranchInfo, kick <-chan struct{}, first func()) {
+	id := br.ID
 	var once sync.Once
 	done := func() { once.Do(first) }
 	defer done()
@@ -209,6 +210,7 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 			sub, _, err = s.hub.subscribe(ctx)
 		}
 		if err != nil {
+			f.stale(ctx, gen, br)
 			done()
 			select {
 			case <-ctx.Done():
@@ -220,11 +222,11 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 		attempt = 0
 		missed := !last.IsZero() // events may have passed while not subscribed
 		if !missed {
-			f.read(ctx, gen, id, s)
+			f.read(ctx, gen, br, s)
 			last = time.Now()
 		}
 		done()
-		f.follow(ctx, gen, id, s, sub, kick, &last, missed)
+		f.follow(ctx, gen, br, s, sub, kick, &last, missed)
 		s.hub.unsubscribe(sub)
 	}
 }
@@ -232,7 +234,7 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 // follow reads the line again after the branch's events, no sooner than
 // Debounce after the last read, until the hub drops the subscription
 // (a burst past its buffer); dirty: read it once without an event.
-func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *subscriber, kick <-chan struct{}, last *time.Time, dirty bool) {
+func (f *hqFeed) follow(ctx context.Context, gen int, br model.BranchInfo, s *Server, sub *subscriber, kick <-chan struct{}, last *time.Time, dirty bool) {
 	var due <-chan time.Time
 	mark := func() {
 		if due == nil {
@@ -250,7 +252,7 @@ func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *
 			mark()
 		case <-due:
 			due = nil
-			f.read(ctx, gen, id, s)
+			f.read(ctx, gen, br, s)
 			*last = time.Now()
 		case <-sub.dropped:
 			return
@@ -260,16 +262,39 @@ func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *
 	}
 }
 
-// read works out the branch's line and hands it to every PC.
-func (f *hqFeed) read(ctx context.Context, gen int, id int64, s *Server) {
+// read works out the branch's line and hands it to every PC; a line that
+// cannot be read is marked stale.
+func (f *hqFeed) read(ctx context.Context, gen int, br model.BranchInfo, s *Server) {
 	o, err := f.readLine(ctx, s)
 	if err != nil {
 		if ctx.Err() == nil {
-			f.b.log.Warn("could not read a branch's overview", "branch", id, "err", model.ErrorCode(err))
+			f.b.log.Warn("could not read a branch's overview", "branch", br.ID, "err", model.ErrorCode(err))
 		}
+		f.stale(ctx, gen, br)
 		return
 	}
-	l := hqLine{o: o, at: time.Now()}
+	f.put(gen, br.ID, hqLine{o: o, at: time.Now()})
+}
+
+// stale marks the branch's line as not read lately, keeping its figures
+// as last read (or its code and name alone, never read): head office must
+// not take a branch whose database does not answer for a calm one.
+func (f *hqFeed) stale(ctx context.Context, gen int, br model.BranchInfo) {
+	if ctx.Err() != nil {
+		return // stopping, not failing
+	}
+	f.mu.Lock()
+	l, ok := f.lines[br.ID]
+	f.mu.Unlock()
+	if !ok {
+		l = hqLine{o: model.BranchOverview{Code: br.Code, Name: br.Name}, at: time.Now()}
+	}
+	l.o.Stale = true
+	f.put(gen, br.ID, l)
+}
+
+// put stores the branch's line and offers it to every PC if it changed.
+func (f *hqFeed) put(gen int, id int64, l hqLine) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.gen != gen || f.lines == nil {
@@ -277,7 +302,7 @@ func (f *hqFeed) read(ctx context.Context, gen int, id int64, s *Server) {
 	}
 	old, ok := f.lines[id]
 	f.lines[id] = l
-	if ok && old.o == o {
+	if ok && old.o == l.o {
 		return // nothing a PC would show differently
 	}
 	for sub := range f.subs {
@@ -307,7 +332,7 @@ func (f *hqFeed) readLine(ctx context.Context, s *Server) (model.BranchOverview,
 }
 
 // now is every branch's line for one request: the running feed's, else
-// read from each branch once.
+// read from each branch once, a branch that cannot be read now stale.
 func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 	f.mu.Lock()
 	running, ready := f.cancel != nil, f.ready
@@ -324,7 +349,6 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 		return nil, err
 	}
 	lines := make([]model.BranchOverview, len(all))
-	errs := make([]error, len(all))
 	var wg sync.WaitGroup
 	for i, br := range all {
 		wg.Go(func() {
@@ -332,14 +356,14 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 			if err == nil {
 				lines[i], err = f.readLine(ctx, s)
 			}
-			errs[i] = err
+			if err != nil {
+				lines[i] = model.BranchOverview{Code: br.Code, Name: br.Name, Stale: true}
+			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return lines, nil
 }
