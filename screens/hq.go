@@ -164,7 +164,7 @@ func (h *HQ) redraw() {
 	}
 	for _, r := range h.lines {
 		o := r.o
-		if o.Waiting > 0 && o.LongestWait > 0 && now.After(r.got) {
+		if !o.Stale && o.Waiting > 0 && o.LongestWait > 0 && now.After(r.got) {
 			o.LongestWait += now.Sub(r.got)
 		}
 		lines = append(lines, o)

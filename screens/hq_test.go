@@ -197,3 +197,27 @@ func TestHQScreenFrozenWhileDown(t *testing.T) {
 		}
 	})
 }
+
+// A line the host cannot read now does not age on screen either: whoever
+// waited when it was last read may have been called since.
+func TestHQScreenStaleDoesNotAge(t *testing.T) {
+	var mu sync.Mutex
+	clock := testNow
+	hqNow = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	defer func() { hqNow = frozenHQ }()
+	src := fakeHQ{ch: make(chan model.OverviewUpdate, 1)}
+	w := newTestWindow(t, 1024, 600)
+	h := build(t, func(ctx context.Context) *HQ { return NewHQ(ctx, w, src) })
+	src.ch <- model.OverviewUpdate{Full: true, Lines: []model.BranchOverview{
+		{Code: "C001", Name: "丙", Waiting: 1, LongestWait: 5 * time.Minute, Stale: true}}}
+	waitLoaded(t, h.Loaded())
+	mu.Lock()
+	clock = clock.Add(10 * time.Minute)
+	mu.Unlock()
+	WithUI(func() {
+		h.redraw()
+		if cells, _, _ := hqRowOf(h, "C001"); cells[5] != "5 分钟" {
+			t.Errorf("a stale line ten minutes on: %v, want its wait as last read", cells)
+		}
+	})
+}

@@ -40,9 +40,10 @@ type hqLine struct {
 }
 
 // aged is the line as of now: a customer still waiting has waited longer.
+// A stale line is as last read: that customer may have been called since.
 func (l hqLine) aged(now time.Time) model.BranchOverview {
 	o := l.o
-	if o.Waiting > 0 && o.LongestWait > 0 && now.After(l.at) {
+	if !o.Stale && o.Waiting > 0 && o.LongestWait > 0 && now.After(l.at) {
 		o.LongestWait += now.Sub(l.at)
 	}
 	return o
