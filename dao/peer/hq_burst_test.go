@@ -77,3 +77,21 @@ func TestHQFeedStaleLine(t *testing.T) {
 		t.Fatalf("overview with B001 unreadable: %+v", got.Branches)
 	}
 }
+
+// An overview that cannot be made in time (a slow database) is the
+// host's "not available now" (503), which head office's PC starts on and
+// retries, never an internal error, which it would stop at.
+func TestHQOverviewTooSlow(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	var e *hqEnv
+	e = newHQEnv(t, daotest.SQLiteDSN(t), Options{TakePerMinute: -1, RequestTimeout: timeout}, HQOptions{
+		Branches: func(ctx context.Context) ([]model.BranchInfo, error) {
+			time.Sleep(timeout + 50*time.Millisecond) // the list comes, but late
+			return e.store.Branches(context.Background())
+		},
+	})
+	status, b := e.call(t, "GET", "/api/v1/hq/overview", e.hq, "")
+	if status != http.StatusServiceUnavailable || errCode(t, b) != model.EUnavailable {
+		t.Errorf("an overview past its deadline: %d %s, want 503", status, b)
+	}
+}

@@ -55,6 +55,10 @@ type overviewer interface {
 	Overview(ctx context.Context) (model.BranchOverview, error)
 }
 
+// errOverviewLate answers for an overview not made in time: the host is
+// up, its database slow; the PC retries, as for any outage.
+var errOverviewLate = model.Errorf(model.EUnavailable, "总览暂时不可用 (the overview is not available now)")
+
 // hqReads is how many branch lines are read at once.
 const hqReads = 4
 
@@ -85,7 +89,7 @@ func (f *hqFeed) subscribe(ctx context.Context) (*hqSub, []model.BranchOverview,
 	case <-wait.C:
 	case <-ctx.Done():
 		f.unsubscribe(sub)
-		return nil, nil, model.Errorf(model.EUnavailable, "总览暂时不可用 (the overview is not available now)")
+		return nil, nil, errOverviewLate
 	}
 	return sub, f.current(), nil
 }
@@ -346,6 +350,9 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 		}
 	}
 	all, err := f.opts.Branches(ctx)
+	if ctx.Err() != nil {
+		return nil, errOverviewLate
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -363,8 +370,8 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, errOverviewLate // lines were given up on for want of time, not found unreadable
 	}
 	return lines, nil
 }
