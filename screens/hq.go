@@ -17,9 +17,10 @@ import (
 // database (code, name, waiting, serving, open windows, longest wait,
 // alerts, device faults) and their totals, live. Lines that need someone
 // to look (model's Attention: an alert, a failing device, a wait over
-// model.LongWait, a line the host cannot read now) are red and come first, the rest by branch code. While
-// the link to the host is lost a banner says so and the lines, as last
-// received, turn grey. It only watches: head office acts on no branch.
+// model.LongWait, a line the host cannot read now) are red and come
+// first, the rest by branch code. While the link to the host is lost a
+// banner says so and the lines, as last received, turn grey. It only
+// watches: head office acts on no branch.
 type HQ struct {
 	ctx    context.Context
 	wg     sync.WaitGroup
