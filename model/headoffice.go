@@ -14,10 +14,11 @@ import (
 const LongWait = 20 * time.Minute
 
 // Attention reports whether the line needs someone at head office to look:
-// an alert the branch's manager still sees, a device failing, or a
-// customer waiting longer than LongWait.
+// an alert the branch's manager still sees, a device failing, a customer
+// waiting longer than LongWait, or a line that cannot be read now (a
+// branch gone quiet is not a calm one).
 func (o BranchOverview) Attention() bool {
-	return o.Alerts > 0 || o.Faults > 0 || o.LongestWait > LongWait
+	return o.Stale || o.Alerts > 0 || o.Faults > 0 || o.LongestWait > LongWait
 }
 
 // OverviewTotal adds up the lines of many branches: their sums, and the

@@ -13,6 +13,9 @@ type BranchOverview struct {
 	LongestWait time.Duration `json:"longest_wait_ns"` // of the customers waiting now
 	Alerts      int           `json:"alerts"`          // those the branch's manager still sees
 	Faults      int           `json:"faults"`          // devices failing now
+	// Stale: the line could not be read lately (the branch's database did
+	// not answer); its figures are as last read, or none if never.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // Overview is a branch's line from its snapshot, the same figures its own

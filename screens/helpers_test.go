@@ -25,13 +25,16 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	serverTime = frozenClock
-	hqSince = func(time.Time) time.Duration { return 0 } // head office's waits as received
+	hqNow = frozenHQ // head office's waits as received
 	os.Exit(m.Run())
 }
 
 // frozenClock stops every screen clock at testNow, so renders repeat;
 // runningClock is the program's, for the test of the clock itself.
 func frozenClock(time.Duration) time.Time { return testNow }
+
+// frozenHQ stops head office's clock at testNow: its waits stay as received.
+func frozenHQ() time.Time { return testNow }
 
 var runningClock = serverTime
 

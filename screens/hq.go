@@ -17,9 +17,10 @@ import (
 // database (code, name, waiting, serving, open windows, longest wait,
 // alerts, device faults) and their totals, live. Lines that need someone
 // to look (model's Attention: an alert, a failing device, a wait over
-// model.LongWait) are red and come first, the rest by branch code. While
-// the link to the host is lost a banner says so and the lines, as last
-// received, turn grey. It only watches: head office acts on no branch.
+// model.LongWait, a line the host cannot read now) are red and come
+// first, the rest by branch code. While the link to the host is lost a
+// banner says so and the lines, as last received, turn grey. It only
+// watches: head office acts on no branch.
 type HQ struct {
 	ctx    context.Context
 	wg     sync.WaitGroup
@@ -28,6 +29,7 @@ type HQ struct {
 
 	lines   map[string]hqReceived // by branch code
 	down    bool
+	downAt  time.Time              // when the link was lost: the lines age no further
 	refusal string                 // why the host turned this PC away, until it lets it in
 	shown   []model.BranchOverview // on screen now, in order
 
@@ -47,8 +49,8 @@ type hqReceived struct {
 	got time.Time
 }
 
-// hqSince is the time since a line arrived; the tests stop it.
-var hqSince = time.Since
+// hqNow is the screen's clock, by which lines age; the tests stop it.
+var hqNow = time.Now
 
 // NewHQ builds head office's overview in w and follows src until ctx ends.
 func NewHQ(ctx context.Context, w fyne.Window, src model.HeadOffice) *HQ {
@@ -120,14 +122,22 @@ func (h *HQ) follow(ctx context.Context, src model.HeadOffice) {
 
 // refused shows why the host turned this PC away.
 func (h *HQ) refused(msg string) {
-	h.down, h.refusal = true, msg
+	h.lost()
+	h.refusal = msg
 	h.redraw()
+}
+
+// lost notes that the link is down, and since when.
+func (h *HQ) lost() {
+	if !h.down {
+		h.down, h.downAt = true, hqNow()
+	}
 }
 
 // apply takes one update on the UI goroutine.
 func (h *HQ) apply(u model.OverviewUpdate) {
 	if u.Down {
-		h.down = true
+		h.lost()
 		h.redraw()
 		return
 	}
@@ -135,7 +145,7 @@ func (h *HQ) apply(u model.OverviewUpdate) {
 		h.lines = map[string]hqReceived{}
 	}
 	h.down, h.refusal = false, ""
-	now := time.Now()
+	now := hqNow()
 	for _, o := range u.Lines {
 		h.lines[o.Code] = hqReceived{o: o, got: now}
 	}
@@ -146,13 +156,18 @@ func (h *HQ) apply(u model.OverviewUpdate) {
 }
 
 // redraw shows the lines as of now: longest waits grown since they came,
-// trouble first.
+// trouble first. While the link is lost they are as of its loss: a
+// customer waiting then may have been called since.
 func (h *HQ) redraw() {
 	lines := make([]model.BranchOverview, 0, len(h.lines))
+	now := hqNow()
+	if h.down {
+		now = h.downAt
+	}
 	for _, r := range h.lines {
 		o := r.o
-		if o.Waiting > 0 && o.LongestWait > 0 {
-			o.LongestWait += hqSince(r.got)
+		if !o.Stale && o.Waiting > 0 && o.LongestWait > 0 && now.After(r.got) {
+			o.LongestWait += now.Sub(r.got)
 		}
 		lines = append(lines, o)
 	}
@@ -176,7 +191,11 @@ func (h *HQ) redraw() {
 		case o.Attention():
 			imp = widget.DangerImportance
 		}
-		r.set(hqCells(o.Code, o.Name, o), imp, false)
+		name := o.Name
+		if o.Stale {
+			name = tr("hq.stale", kv("Name", o.Name))
+		}
+		r.set(hqCells(o.Code, name, o), imp, false)
 		r.box.Show()
 	}
 	total := model.OverviewTotal(lines)

@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,4 +135,89 @@ func fitHQ(t *testing.T) {
 	src.ch <- model.OverviewUpdate{Full: true, Lines: hqDemo}
 	waitLoaded(t, h.Loaded())
 	checkSizes(t, w, nil)
+}
+
+// A line the host cannot read now says so by its name and is red among
+// the lines needing attention, its figures as last read; read again, it
+// is calm again.
+func TestHQScreenStaleLine(t *testing.T) {
+	src := fakeHQ{ch: make(chan model.OverviewUpdate, 4)}
+	w := newTestWindow(t, 1024, 600)
+	h := build(t, func(ctx context.Context) *HQ { return NewHQ(ctx, w, src) })
+	gz := hqDemo[3]
+	gz.Stale = true
+	src.ch <- model.OverviewUpdate{Full: true, Lines: []model.BranchOverview{hqDemo[0], gz}}
+	waitLoaded(t, h.Loaded())
+	WithUI(func() {
+		cells, imp, _ := hqRowOf(h, "GZ001")
+		if got := hqCodes(h); len(got) != 2 || got[0] != "GZ001" {
+			t.Errorf("order %v, want the stale GZ001 first", got)
+		}
+		if cells[1] != "广州分行（暂无数据）" || cells[4] != "4" || imp != widget.DangerImportance {
+			t.Errorf("stale GZ001 %v (%v)", cells, imp)
+		}
+	})
+	src.ch <- model.OverviewUpdate{Lines: []model.BranchOverview{hqDemo[3]}}
+	waitFor(t, "GZ001 read again", func() bool {
+		cells, imp, _ := hqRowOf(h, "GZ001")
+		return cells[1] == "广州分行" && imp == widget.MediumImportance
+	})
+}
+
+// While the link is lost the lines stay as last received: a wait does not
+// go on growing for a customer who may have been called meanwhile, and no
+// row moves to the top on a wait the screen only supposes.
+func TestHQScreenFrozenWhileDown(t *testing.T) {
+	var mu sync.Mutex
+	clock := testNow
+	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
+	hqNow = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	defer func() { hqNow = frozenHQ }()
+	src := fakeHQ{ch: make(chan model.OverviewUpdate, 4)}
+	w := newTestWindow(t, 1024, 600)
+	h := build(t, func(ctx context.Context) *HQ { return NewHQ(ctx, w, src) })
+	src.ch <- model.OverviewUpdate{Full: true, Lines: []model.BranchOverview{
+		{Code: "A001", Name: "甲", OpenWindows: 2},
+		{Code: "B001", Name: "乙", Waiting: 1, OpenWindows: 2, LongestWait: 18 * time.Minute},
+	}}
+	waitLoaded(t, h.Loaded())
+	advance(90 * time.Second)
+	WithUI(h.redraw)
+	if cells, _, _ := hqRowOf(h, "B001"); cells[5] != "19 分钟" {
+		t.Fatalf("B001 aged 90 s while up: %v", cells)
+	}
+	src.ch <- model.OverviewUpdate{Down: true}
+	waitFor(t, "the lost link", func() bool { return h.link.Visible() })
+	advance(10 * time.Minute)
+	WithUI(func() {
+		h.redraw()
+		cells, _, _ := hqRowOf(h, "B001")
+		if got := hqCodes(h); cells[5] != "19 分钟" || len(got) != 2 || got[0] != "A001" {
+			t.Errorf("ten minutes down: B001 %v, order %v; want 19 分钟 and A001 first, as last received", cells, got)
+		}
+	})
+}
+
+// A line the host cannot read now does not age on screen either: whoever
+// waited when it was last read may have been called since.
+func TestHQScreenStaleDoesNotAge(t *testing.T) {
+	var mu sync.Mutex
+	clock := testNow
+	hqNow = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	defer func() { hqNow = frozenHQ }()
+	src := fakeHQ{ch: make(chan model.OverviewUpdate, 1)}
+	w := newTestWindow(t, 1024, 600)
+	h := build(t, func(ctx context.Context) *HQ { return NewHQ(ctx, w, src) })
+	src.ch <- model.OverviewUpdate{Full: true, Lines: []model.BranchOverview{
+		{Code: "C001", Name: "丙", Waiting: 1, LongestWait: 5 * time.Minute, Stale: true}}}
+	waitLoaded(t, h.Loaded())
+	mu.Lock()
+	clock = clock.Add(10 * time.Minute)
+	mu.Unlock()
+	WithUI(func() {
+		h.redraw()
+		if cells, _, _ := hqRowOf(h, "C001"); cells[5] != "5 分钟" {
+			t.Errorf("a stale line ten minutes on: %v, want its wait as last read", cells)
+		}
+	})
 }

@@ -32,7 +32,18 @@ func DialHQ(ctx context.Context, rawURL, token string, hc *http.Client) (*Client
 func (c *Client) Overview(ctx context.Context) (HQOverview, error) {
 	var o HQOverview
 	err := c.do(ctx, http.MethodGet, "/api/v1/hq/overview", nil, &o)
-	return o, err
+	return o, noHeadOffice(err)
+}
+
+// noHeadOffice says what a 404 on head office's routes means: the host
+// serves one branch, and has none of them. Set up with a one-branch
+// host's address, head office's PC would otherwise only say "no such
+// path".
+func noHeadOffice(err error) error {
+	if model.IsCode(err, model.ENotFound) {
+		return model.Errorf(model.ENotFound, "这台主机只服务一个网点，没有总部总览；请在总部主机上运行 jiaohao serve --branch all (this host serves one branch and has no head-office overview: run jiaohao serve --branch all on head office's host)")
+	}
+	return err
 }
 
 // WatchOverview follows head office's live overview. The first update is
@@ -48,7 +59,7 @@ func (c *Client) WatchOverview(ctx context.Context) (<-chan model.OverviewUpdate
 	if err != nil && !IsUnreachable(err) {
 		stop()
 		cancel()
-		return nil, err
+		return nil, noHeadOffice(err)
 	}
 	out := make(chan model.OverviewUpdate, 16)
 	go func() {

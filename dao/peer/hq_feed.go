@@ -40,9 +40,10 @@ type hqLine struct {
 }
 
 // aged is the line as of now: a customer still waiting has waited longer.
+// A stale line is as last read: that customer may have been called since.
 func (l hqLine) aged(now time.Time) model.BranchOverview {
 	o := l.o
-	if o.Waiting > 0 && o.LongestWait > 0 && now.After(l.at) {
+	if !o.Stale && o.Waiting > 0 && o.LongestWait > 0 && now.After(l.at) {
 		o.LongestWait += now.Sub(l.at)
 	}
 	return o
@@ -53,6 +54,10 @@ func (l hqLine) aged(now time.Time) model.BranchOverview {
 type overviewer interface {
 	Overview(ctx context.Context) (model.BranchOverview, error)
 }
+
+// errOverviewLate answers for an overview not made in time: the host is
+// up, its database slow; the PC retries, as for any outage.
+var errOverviewLate = model.Errorf(model.EUnavailable, "总览暂时不可用 (the overview is not available now)")
 
 // hqReads is how many branch lines are read at once.
 const hqReads = 4
@@ -84,7 +89,7 @@ func (f *hqFeed) subscribe(ctx context.Context) (*hqSub, []model.BranchOverview,
 	case <-wait.C:
 	case <-ctx.Done():
 		f.unsubscribe(sub)
-		return nil, nil, model.Errorf(model.EUnavailable, "总览暂时不可用 (the overview is not available now)")
+		return nil, nil, errOverviewLate
 	}
 	return sub, f.current(), nil
 }
@@ -186,7 +191,7 @@ func (f *hqFeed) refresh(ctx context.Context, gen int, ready chan struct{}, firs
 		kick := make(chan struct{}, 1)
 		f.watched[br.ID] = kick
 		firsts.Add(1)
-		go f.watch(ctx, gen, br.ID, kick, firsts.Done)
+		go f.watch(ctx, gen, br, kick, firsts.Done)
 	}
 	f.mu.Unlock()
 	if first {
@@ -197,10 +202,12 @@ func (f *hqFeed) refresh(ctx context.Context, gen int, ready chan struct{}, firs
 // watch follows one branch's events and reads its line after them, at
 // most once per Debounce, and when kicked. first runs after the first
 // read, or the first failure.
-func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struct{}, first func()) {
+func (f *hqFeed) watch(ctx context.Context, gen int, br model.BranchInfo, kick <-chan struct{}, first func()) {
+	id := br.ID
 	var once sync.Once
 	done := func() { once.Do(first) }
 	defer done()
+	var last time.Time // of the last read: a subscription dropped mid-burst waits out Debounce
 	for attempt := 0; ctx.Err() == nil; attempt++ {
 		s, err := f.b.server(ctx, id)
 		var sub *subscriber
@@ -208,6 +215,7 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 			sub, _, err = s.hub.subscribe(ctx)
 		}
 		if err != nil {
+			f.stale(ctx, gen, br)
 			done()
 			select {
 			case <-ctx.Done():
@@ -217,33 +225,40 @@ func (f *hqFeed) watch(ctx context.Context, gen int, id int64, kick <-chan struc
 			continue
 		}
 		attempt = 0
-		f.read(ctx, gen, id, s)
+		missed := !last.IsZero() // events may have passed while not subscribed
+		if !missed {
+			f.read(ctx, gen, br, s)
+			last = time.Now()
+		}
 		done()
-		f.follow(ctx, gen, id, s, sub, kick)
+		f.follow(ctx, gen, br, s, sub, kick, &last, missed)
 		s.hub.unsubscribe(sub)
 	}
 }
 
-// follow reads the line again after the branch's events until the hub
-// drops the subscription (then it is read again on subscribing anew).
-func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *subscriber, kick <-chan struct{}) {
-	last := time.Now()
+// follow reads the line again after the branch's events, no sooner than
+// Debounce after the last read, until the hub drops the subscription
+// (a burst past its buffer); dirty: read it once without an event.
+func (f *hqFeed) follow(ctx context.Context, gen int, br model.BranchInfo, s *Server, sub *subscriber, kick <-chan struct{}, last *time.Time, dirty bool) {
 	var due <-chan time.Time
-	dirty := func() {
+	mark := func() {
 		if due == nil {
-			due = time.After(max(0, f.opts.Debounce-time.Since(last)))
+			due = time.After(max(0, f.opts.Debounce-time.Since(*last)))
 		}
+	}
+	if dirty {
+		mark()
 	}
 	for {
 		select {
 		case <-sub.ch:
-			dirty()
+			mark()
 		case <-kick:
-			dirty()
+			mark()
 		case <-due:
 			due = nil
-			f.read(ctx, gen, id, s)
-			last = time.Now()
+			f.read(ctx, gen, br, s)
+			*last = time.Now()
 		case <-sub.dropped:
 			return
 		case <-ctx.Done():
@@ -252,16 +267,39 @@ func (f *hqFeed) follow(ctx context.Context, gen int, id int64, s *Server, sub *
 	}
 }
 
-// read works out the branch's line and hands it to every PC.
-func (f *hqFeed) read(ctx context.Context, gen int, id int64, s *Server) {
+// read works out the branch's line and hands it to every PC; a line that
+// cannot be read is marked stale.
+func (f *hqFeed) read(ctx context.Context, gen int, br model.BranchInfo, s *Server) {
 	o, err := f.readLine(ctx, s)
 	if err != nil {
 		if ctx.Err() == nil {
-			f.b.log.Warn("could not read a branch's overview", "branch", id, "err", model.ErrorCode(err))
+			f.b.log.Warn("could not read a branch's overview", "branch", br.ID, "err", model.ErrorCode(err))
 		}
+		f.stale(ctx, gen, br)
 		return
 	}
-	l := hqLine{o: o, at: time.Now()}
+	f.put(gen, br.ID, hqLine{o: o, at: time.Now()})
+}
+
+// stale marks the branch's line as not read lately, keeping its figures
+// as last read (or its code and name alone, never read): head office must
+// not take a branch whose database does not answer for a calm one.
+func (f *hqFeed) stale(ctx context.Context, gen int, br model.BranchInfo) {
+	if ctx.Err() != nil {
+		return // stopping, not failing
+	}
+	f.mu.Lock()
+	l, ok := f.lines[br.ID]
+	f.mu.Unlock()
+	if !ok {
+		l = hqLine{o: model.BranchOverview{Code: br.Code, Name: br.Name}, at: time.Now()}
+	}
+	l.o.Stale = true
+	f.put(gen, br.ID, l)
+}
+
+// put stores the branch's line and offers it to every PC if it changed.
+func (f *hqFeed) put(gen int, id int64, l hqLine) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.gen != gen || f.lines == nil {
@@ -269,7 +307,7 @@ func (f *hqFeed) read(ctx context.Context, gen int, id int64, s *Server) {
 	}
 	old, ok := f.lines[id]
 	f.lines[id] = l
-	if ok && old.o == o {
+	if ok && old.o == l.o {
 		return // nothing a PC would show differently
 	}
 	for sub := range f.subs {
@@ -299,7 +337,7 @@ func (f *hqFeed) readLine(ctx context.Context, s *Server) (model.BranchOverview,
 }
 
 // now is every branch's line for one request: the running feed's, else
-// read from each branch once.
+// read from each branch once, a branch that cannot be read now stale.
 func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 	f.mu.Lock()
 	running, ready := f.cancel != nil, f.ready
@@ -312,11 +350,13 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 		}
 	}
 	all, err := f.opts.Branches(ctx)
+	if ctx.Err() != nil {
+		return nil, errOverviewLate
+	}
 	if err != nil {
 		return nil, err
 	}
 	lines := make([]model.BranchOverview, len(all))
-	errs := make([]error, len(all))
 	var wg sync.WaitGroup
 	for i, br := range all {
 		wg.Go(func() {
@@ -324,14 +364,14 @@ func (f *hqFeed) now(ctx context.Context) ([]model.BranchOverview, error) {
 			if err == nil {
 				lines[i], err = f.readLine(ctx, s)
 			}
-			errs[i] = err
+			if err != nil {
+				lines[i] = model.BranchOverview{Code: br.Code, Name: br.Name, Stale: true}
+			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if ctx.Err() != nil {
+		return nil, errOverviewLate // lines were given up on for want of time, not found unreadable
 	}
 	return lines, nil
 }

@@ -17,10 +17,14 @@ import (
 type overviewCounter struct {
 	*sqlstore.GormStore
 	reads *atomic.Int64
+	fail  *atomic.Bool // the branch's line cannot be read now
 }
 
 func (c overviewCounter) Overview(ctx context.Context) (model.BranchOverview, error) {
 	c.reads.Add(1)
+	if c.fail.Load() {
+		return model.BranchOverview{}, model.Errorf(model.EUnavailable, "数据库无响应 (the database does not answer)")
+	}
 	return c.GormStore.Overview(ctx)
 }
 
@@ -33,6 +37,7 @@ type hqEnv struct {
 
 	mu    sync.Mutex
 	reads map[int64]*atomic.Int64 // overview reads by branch id
+	fails map[int64]*atomic.Bool  // branches whose line cannot be read, by id
 
 	hq, man1, man2, kiosk1, kiosk2 string
 }
@@ -53,9 +58,9 @@ func newHQEnv(t *testing.T, dsn string, opts Options, o HQOptions) *hqEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b2.Close() })
-	e := &hqEnv{b2: b2, reads: map[int64]*atomic.Int64{}}
+	e := &hqEnv{b2: b2, reads: map[int64]*atomic.Int64{}, fails: map[int64]*atomic.Bool{}}
 	var opened []*sqlstore.GormStore
-	home := NewServer(overviewCounter{st, e.counter(st.BranchID())}, st, opts)
+	home := NewServer(overviewCounter{st, e.counter(st.BranchID()), e.failing(st.BranchID())}, st, opts)
 	e.srv = NewBranches(home, st.BranchID(), st, func(ctx context.Context, id int64) (*Server, error) {
 		b, err := st.BranchByID(ctx, id)
 		if err != nil {
@@ -64,7 +69,7 @@ func newHQEnv(t *testing.T, dsn string, opts Options, o HQOptions) *hqEnv {
 		e.mu.Lock()
 		opened = append(opened, b)
 		e.mu.Unlock()
-		return NewServer(overviewCounter{b, e.counter(id)}, b, opts), nil
+		return NewServer(overviewCounter{b, e.counter(id), e.failing(id)}, b, opts), nil
 	})
 	if o.Terminals == nil {
 		o.Terminals = st.HeadOffice()
@@ -98,6 +103,17 @@ func (e *hqEnv) counter(id int64) *atomic.Int64 {
 		e.reads[id] = &atomic.Int64{}
 	}
 	return e.reads[id]
+}
+
+// failing is the switch that makes a branch's line unreadable, made on
+// first use.
+func (e *hqEnv) failing(id int64) *atomic.Bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.fails[id] == nil {
+		e.fails[id] = &atomic.Bool{}
+	}
+	return e.fails[id]
 }
 
 // hqView folds one head-office PC's updates into the lines it would show.

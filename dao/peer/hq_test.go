@@ -223,4 +223,10 @@ func TestHQLineAged(t *testing.T) {
 	if got := (hqLine{o: model.BranchOverview{}, at: at}).aged(at.Add(time.Hour)).LongestWait; got != 0 {
 		t.Errorf("nobody waiting, aged: %s", got)
 	}
+	// A line the host cannot read now is as last read: whoever waited then
+	// may have been called since.
+	stale := hqLine{o: model.BranchOverview{Waiting: 2, LongestWait: time.Minute, Stale: true}, at: at}
+	if got := stale.aged(at.Add(time.Hour)).LongestWait; got != time.Minute {
+		t.Errorf("stale line aged an hour: %s, want as last read", got)
+	}
 }
