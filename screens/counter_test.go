@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"jiaohao/app/demodata"
 	"jiaohao/model"
 	"jiaohao/screens/offscreen"
 )
@@ -116,8 +117,14 @@ func TestCounterFitsEveryDisplay(t *testing.T) {
 // The window screen's clock is in the branch's zone from its first
 // snapshot, like the hall's, not in the zone the PC happens to be set to.
 func TestCounterClockInBranchZone(t *testing.T) {
-	st := demoStore(t)
+	// The zone is set before the morning is taken, so its tickets are of
+	// the branch's business day in that zone whatever the hour: at 16:00–18:00
+	// UTC Shanghai's day is already Urumqi's tomorrow.
+	st := newStore(t)
 	if err := st.SetBranch(context.Background(), "营业网点", "Asia/Urumqi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := demodata.Morning(context.Background(), st); err != nil {
 		t.Fatal(err)
 	}
 	w := newTestWindow(t, 800, 480)
