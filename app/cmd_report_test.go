@@ -105,3 +105,48 @@ func TestSeedReportArchiveFromTheCommandLine(t *testing.T) {
 		t.Errorf("archive with a malformed date: %d %s", code, errs)
 	}
 }
+
+// TestReportRefusesOneFileUnderTwoNames: --out and --csv naming one file
+// in two spellings (relative and absolute, a link, a linked folder) would
+// write the CSV over the PDF; it is refused before the database is opened.
+func TestReportRefusesOneFileUnderTwoNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("out", "old.pdf"), []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range [][2]string{{"old.pdf", "link.pdf"}, {"out", "linked"}} {
+		if err := os.Symlink(link[0], filepath.Join(filepath.Dir(link[1]), link[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Rename("link.pdf", filepath.Join("out", "link.pdf"))
+	nowhere := "sqlite:" + filepath.Join(dir, "never", "jiaohao.db")
+	for _, c := range []struct{ name, out, csv string }{
+		{"relative and absolute", "out/r.pdf", filepath.Join(dir, "out", "r.pdf")},
+		{"a link to the file", "out/old.pdf", "out/link.pdf"},
+		{"through a linked folder", "out/r.pdf", "linked/r.pdf"},
+	} {
+		for _, branch := range []string{"", "all"} {
+			t.Run(c.name+" "+branch, func(t *testing.T) {
+				args := []string{"report", "--db", nowhere, "--date", "2026-03-02", "--out", c.out, "--csv", c.csv}
+				if branch != "" {
+					args = append(args, "--branch", branch)
+				}
+				code, _, stderr := cli(args...)
+				if code != 2 || !strings.Contains(stderr, "same file") {
+					t.Errorf("exit %d, stderr %q; want 2 and the same file named", code, stderr)
+				}
+				if got, _ := os.ReadFile(filepath.Join("out", "old.pdf")); string(got) != "kept" {
+					t.Errorf("out/old.pdf was overwritten (%d bytes)", len(got))
+				}
+				if _, err := os.Stat(filepath.Join("out", "r.pdf")); err == nil {
+					t.Error("out/r.pdf was written")
+				}
+			})
+		}
+	}
+}
