@@ -68,6 +68,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
+	if err := notOverDatabase(st.File(), *out, *csvPath); err != nil {
+		return err
+	}
 	if first == "" {
 		now, err := st.Now(ctx)
 		if err != nil {
@@ -131,4 +134,20 @@ func sameFile(a, b string) bool {
 	}
 	y, err := os.Stat(filepath.Dir(b))
 	return err == nil && os.SameFile(x, y)
+}
+
+// notOverDatabase refuses an output that is the SQLite database or one of
+// its journal files: the report, renamed over it, would leave no tickets.
+func notOverDatabase(file string, paths ...string) error {
+	if file == "" {
+		return nil
+	}
+	for _, p := range paths {
+		for _, f := range []string{file, file + "-wal", file + "-shm", file + "-journal"} {
+			if p != "" && sameFile(p, f) {
+				return model.Errorf(model.EInvalidInput, "%s 是数据库文件，不能写入报表 (%s is the database file: choose another output)", p, p)
+			}
+		}
+	}
+	return nil
 }

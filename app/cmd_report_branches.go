@@ -47,6 +47,9 @@ func reportOverBranches(ctx context.Context, dsn string, codes []string, first, 
 		return err
 	}
 	defer st.Close()
+	if err := notOverDatabase(st.File(), pdfPath, csvPath); err != nil {
+		return err
+	}
 	all, err := st.Branches(ctx)
 	if err != nil {
 		return err

@@ -150,3 +150,45 @@ func TestReportRefusesOneFileUnderTwoNames(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRefusesToWriteOverTheDatabase: --out or --csv naming the
+// SQLite database (or its write-ahead log) renamed the report over it, and
+// the branch's every ticket was gone. It is one sentence, and the database
+// still opens with its tickets.
+func TestReportRefusesToWriteOverTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "jiaohao.db")
+	dsn := "sqlite:" + db
+	if code, _, errs := cli("seed-day", "--db", dsn, "--date", "2026-03-02", "--tickets", "5"); code != 0 {
+		t.Fatal(errs)
+	}
+	pdf := filepath.Join(dir, "r.pdf")
+	for _, c := range []struct{ name, out, csv, branch string }{
+		{"pdf", db, "", ""},
+		{"csv", pdf, db, ""},
+		{"write-ahead log", pdf, db + "-wal", ""},
+		{"several branches", db, "", "all"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"report", "--db", dsn, "--date", "2026-03-02", "--out", c.out}
+			if c.csv != "" {
+				args = append(args, "--csv", c.csv)
+			}
+			if c.branch != "" {
+				args = append(args, "--branch", c.branch)
+			}
+			code, _, stderr := cli(args...)
+			if code != 2 || !strings.Contains(stderr, "database") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("exit %d, stderr %q; want 2 and one sentence naming the database", code, stderr)
+			}
+			if _, err := os.Stat(pdf); err == nil {
+				t.Error("the PDF was written")
+			}
+			code, out, errs := cli("report", "--db", dsn, "--date", "2026-03-02", "--out", filepath.Join(dir, "check.pdf"))
+			if code != 0 || !strings.Contains(out, "取号 5") {
+				t.Fatalf("the database after: %d %q %s", code, out, errs)
+			}
+			os.Remove(filepath.Join(dir, "check.pdf"))
+		})
+	}
+}
