@@ -13,9 +13,7 @@ import (
 // rounding keeps their order, so the median or percentile of the counts is
 // exactly the rounded median or percentile of the waits themselves.
 type durations struct {
-	n     int
-	sec   int64 // whole seconds of the sum, and
-	ns    int64 // the nanoseconds below them: the sum overflows a Duration
+	sum   // exact, as Average adds
 	bySec map[int64]int
 }
 
@@ -23,12 +21,7 @@ func (d *durations) add(v time.Duration) {
 	if d.bySec == nil {
 		d.bySec = map[int64]int{}
 	}
-	d.n++
-	d.sec += int64(v / time.Second)
-	d.ns += int64(v % time.Second)
-	if d.ns >= int64(time.Second) {
-		d.sec, d.ns = d.sec+1, d.ns-int64(time.Second)
-	}
+	d.sum.add(v)
 	d.bySec[int64(v.Round(time.Second)/time.Second)]++
 }
 
@@ -36,17 +29,6 @@ func (d *durations) addAll(vs []time.Duration) {
 	for _, v := range vs {
 		d.add(v)
 	}
-}
-
-// mean is Average of every sample: the sum's floor over n, to the
-// millisecond.
-func (d *durations) mean() time.Duration {
-	if d.n == 0 {
-		return 0
-	}
-	n := int64(d.n)
-	q, r := d.sec/n, d.sec%n
-	return (time.Duration(q)*time.Second + time.Duration((r*int64(time.Second)+d.ns)/n)).Truncate(time.Millisecond)
 }
 
 // percentile is Percentile of the samples rounded to the second.
