@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -42,7 +43,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		return model.Errorf(model.EInvalidInput, "请用 --out 指定 PDF 文件 (--out is required)")
 	}
-	if *csvPath != "" && filepath.Clean(*csvPath) == filepath.Clean(*out) {
+	if *csvPath != "" && sameFile(*csvPath, *out) {
 		return model.Errorf(model.EInvalidInput, "--csv 与 --out 不能是同一个文件 (--csv and --out are the same file)")
 	}
 	codes, many, err := reportBranches(*branch)
@@ -67,6 +68,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
+	if err := notOverDatabase(st.File(), *out, *csvPath); err != nil {
+		return err
+	}
 	if first == "" {
 		now, err := st.Now(ctx)
 		if err != nil {
@@ -105,4 +109,45 @@ func reportDays(date, from, to string) (string, string, error) {
 		return "", "", err
 	}
 	return from, to, nil
+}
+
+// sameFile reports whether two paths name one file, however spelled: one
+// relative and one absolute, a link to the other, or through a linked
+// folder. Written as two files, the second would replace the first.
+func sameFile(a, b string) bool {
+	if x, err := filepath.Abs(a); err == nil {
+		if y, err := filepath.Abs(b); err == nil && x == y {
+			return true
+		}
+	}
+	if x, err := os.Stat(a); err == nil {
+		if y, err := os.Stat(b); err == nil {
+			return os.SameFile(x, y)
+		}
+	}
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	x, err := os.Stat(filepath.Dir(a))
+	if err != nil {
+		return false
+	}
+	y, err := os.Stat(filepath.Dir(b))
+	return err == nil && os.SameFile(x, y)
+}
+
+// notOverDatabase refuses an output that is the SQLite database or one of
+// its journal files: the report, renamed over it, would leave no tickets.
+func notOverDatabase(file string, paths ...string) error {
+	if file == "" {
+		return nil
+	}
+	for _, p := range paths {
+		for _, f := range []string{file, file + "-wal", file + "-shm", file + "-journal"} {
+			if p != "" && sameFile(p, f) {
+				return model.Errorf(model.EInvalidInput, "%s 是数据库文件，不能写入报表 (%s is the database file: choose another output)", p, p)
+			}
+		}
+	}
+	return nil
 }

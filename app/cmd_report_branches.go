@@ -39,6 +39,9 @@ func reportOverBranches(ctx context.Context, dsn string, codes []string, first, 
 		return err
 	}
 	defer st.Close()
+	if err := notOverDatabase(st.File(), pdfPath, csvPath); err != nil {
+		return err
+	}
 	bs, done, err := branchSources(ctx, st, codes)
 	defer done()
 	if err != nil {

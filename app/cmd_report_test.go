@@ -105,3 +105,90 @@ func TestSeedReportArchiveFromTheCommandLine(t *testing.T) {
 		t.Errorf("archive with a malformed date: %d %s", code, errs)
 	}
 }
+
+// TestReportRefusesOneFileUnderTwoNames: --out and --csv naming one file
+// in two spellings (relative and absolute, a link, a linked folder) would
+// write the CSV over the PDF; it is refused before the database is opened.
+func TestReportRefusesOneFileUnderTwoNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("out", "old.pdf"), []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range [][2]string{{"old.pdf", "link.pdf"}, {"out", "linked"}} {
+		if err := os.Symlink(link[0], filepath.Join(filepath.Dir(link[1]), link[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Rename("link.pdf", filepath.Join("out", "link.pdf"))
+	nowhere := "sqlite:" + filepath.Join(dir, "never", "jiaohao.db")
+	for _, c := range []struct{ name, out, csv string }{
+		{"relative and absolute", "out/r.pdf", filepath.Join(dir, "out", "r.pdf")},
+		{"a link to the file", "out/old.pdf", "out/link.pdf"},
+		{"through a linked folder", "out/r.pdf", "linked/r.pdf"},
+	} {
+		for _, branch := range []string{"", "all"} {
+			t.Run(c.name+" "+branch, func(t *testing.T) {
+				args := []string{"report", "--db", nowhere, "--date", "2026-03-02", "--out", c.out, "--csv", c.csv}
+				if branch != "" {
+					args = append(args, "--branch", branch)
+				}
+				code, _, stderr := cli(args...)
+				if code != 2 || !strings.Contains(stderr, "same file") {
+					t.Errorf("exit %d, stderr %q; want 2 and the same file named", code, stderr)
+				}
+				if got, _ := os.ReadFile(filepath.Join("out", "old.pdf")); string(got) != "kept" {
+					t.Errorf("out/old.pdf was overwritten (%d bytes)", len(got))
+				}
+				if _, err := os.Stat(filepath.Join("out", "r.pdf")); err == nil {
+					t.Error("out/r.pdf was written")
+				}
+			})
+		}
+	}
+}
+
+// TestReportRefusesToWriteOverTheDatabase: --out or --csv naming the
+// SQLite database (or its write-ahead log) renamed the report over it, and
+// the branch's every ticket was gone. It is one sentence, and the database
+// still opens with its tickets.
+func TestReportRefusesToWriteOverTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "jiaohao.db")
+	dsn := "sqlite:" + db
+	if code, _, errs := cli("seed-day", "--db", dsn, "--date", "2026-03-02", "--tickets", "5"); code != 0 {
+		t.Fatal(errs)
+	}
+	pdf := filepath.Join(dir, "r.pdf")
+	for _, c := range []struct{ name, out, csv, branch string }{
+		{"pdf", db, "", ""},
+		{"csv", pdf, db, ""},
+		{"write-ahead log", pdf, db + "-wal", ""},
+		{"several branches", db, "", "all"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"report", "--db", dsn, "--date", "2026-03-02", "--out", c.out}
+			if c.csv != "" {
+				args = append(args, "--csv", c.csv)
+			}
+			if c.branch != "" {
+				args = append(args, "--branch", c.branch)
+			}
+			code, _, stderr := cli(args...)
+			if code != 2 || !strings.Contains(stderr, "database") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("exit %d, stderr %q; want 2 and one sentence naming the database", code, stderr)
+			}
+			if _, err := os.Stat(pdf); err == nil {
+				t.Error("the PDF was written")
+			}
+			code, out, errs := cli("report", "--db", dsn, "--date", "2026-03-02", "--out", filepath.Join(dir, "check.pdf"))
+			if code != 0 || !strings.Contains(out, "取号 5") {
+				t.Fatalf("the database after: %d %q %s", code, out, errs)
+			}
+			os.Remove(filepath.Join(dir, "check.pdf"))
+		})
+	}
+}

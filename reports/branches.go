@@ -46,7 +46,8 @@ type BranchesReport struct {
 	Branches    []BranchRow
 	// Total is every branch together in the shape of one report: totals,
 	// sources, passed ratio, services and satisfaction by service code
-	// (branches copied from one another share codes), customer levels by
+	// and name (branches copied from one another share both; one code
+	// under two names is two rows), customer levels by
 	// name, arrivals by each branch's local hour, the wait histogram and
 	// the estimate accuracy. Windows, staff and stuck tickets are each
 	// branch's own (window 1 of two branches is two windows) and stay in

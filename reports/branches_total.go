@@ -13,9 +13,7 @@ import (
 // rounding keeps their order, so the median or percentile of the counts is
 // exactly the rounded median or percentile of the waits themselves.
 type durations struct {
-	n     int
-	sec   int64 // whole seconds of the sum, and
-	ns    int64 // the nanoseconds below them: the sum overflows a Duration
+	sum   // exact, as Average adds
 	bySec map[int64]int
 }
 
@@ -23,12 +21,7 @@ func (d *durations) add(v time.Duration) {
 	if d.bySec == nil {
 		d.bySec = map[int64]int{}
 	}
-	d.n++
-	d.sec += int64(v / time.Second)
-	d.ns += int64(v % time.Second)
-	if d.ns >= int64(time.Second) {
-		d.sec, d.ns = d.sec+1, d.ns-int64(time.Second)
-	}
+	d.sum.add(v)
 	d.bySec[int64(v.Round(time.Second)/time.Second)]++
 }
 
@@ -36,17 +29,6 @@ func (d *durations) addAll(vs []time.Duration) {
 	for _, v := range vs {
 		d.add(v)
 	}
-}
-
-// mean is Average of every sample: the sum's floor over n, to the
-// millisecond.
-func (d *durations) mean() time.Duration {
-	if d.n == 0 {
-		return 0
-	}
-	n := int64(d.n)
-	q, r := d.sec/n, d.sec%n
-	return (time.Duration(q)*time.Second + time.Duration((r*int64(time.Second)+d.ns)/n)).Truncate(time.Millisecond)
 }
 
 // percentile is Percentile of the samples rounded to the second.
@@ -87,12 +69,12 @@ func (s *sampled) finish() ServiceStats {
 type merge struct {
 	r        Report // the counts
 	all      sampled
-	codes    []string // services by code, in the order first met
+	keys     []string // services by code and name, in the order first met
 	services map[string]*sampled
 	levels   map[string]*sampled // Statuses and waits by level name
 	sources  map[string]int
-	estimate durations // the estimates' errors
-	satCodes map[string]*SatisfactionRow
+	estimate durations                   // the estimates' errors
+	satCodes map[string]*SatisfactionRow // by serviceKey
 }
 
 func newMerge() *merge {
@@ -123,14 +105,14 @@ func (m *merge) add(t *tally, r Report) {
 		m.sources[s.Source] += s.Count
 	}
 	for _, id := range t.svc.order { // the branch's display order
-		row := m.service(t.svc.code(id), t.svc.known[id].Name)
+		row := m.service(t.svc.code(id), t.svc.rows[id].Name)
 		row.waits.addAll(t.waits[id])
 		row.times.addAll(t.serviceTimes[id])
 		m.all.waits.addAll(t.waits[id])
 		m.all.times.addAll(t.serviceTimes[id])
 	}
 	for _, s := range r.Services {
-		row := m.services[s.Code]
+		row := m.services[serviceKey(s.Code, s.Name)]
 		row.Count += s.Count
 		row.Requeued += s.Requeued
 		m.all.Requeued += s.Requeued
@@ -151,17 +133,22 @@ func (m *merge) add(t *tally, r Report) {
 	m.addSatisfaction(r.Satisfaction)
 }
 
-// service is the total row of a service code; its name is the first
-// branch's.
+// service is the total row of a service code and name. Branches copied
+// from one another share both; a branch that gave a code another name
+// runs another business under it, and adding the two would give figures
+// that are neither's.
 func (m *merge) service(code, name string) *sampled {
-	row, ok := m.services[code]
+	k := serviceKey(code, name)
+	row, ok := m.services[k]
 	if !ok {
 		row = &sampled{ServiceStats: ServiceStats{Code: code, Name: name}}
-		m.services[code] = row
-		m.codes = append(m.codes, code)
+		m.services[k] = row
+		m.keys = append(m.keys, k)
 	}
 	return row
 }
+
+func serviceKey(code, name string) string { return code + "\x00" + name }
 
 func (m *merge) addSatisfaction(s Satisfaction) {
 	if !s.Kept {
@@ -170,10 +157,11 @@ func (m *merge) addSatisfaction(s Satisfaction) {
 	m.r.Satisfaction.Kept = true
 	addRated(&m.r.Satisfaction.Total, s.Total)
 	for _, x := range s.Services {
-		row, ok := m.satCodes[x.Key]
+		k := serviceKey(x.Key, x.Name)
+		row, ok := m.satCodes[k]
 		if !ok {
 			row = &SatisfactionRow{Key: x.Key, Name: x.Name}
-			m.satCodes[x.Key] = row
+			m.satCodes[k] = row
 		}
 		addRated(row, x)
 	}
@@ -204,9 +192,9 @@ func (m *merge) report(out BranchesReport) (Report, ServiceStats) {
 		r.PassedRatio = float64(r.Totals.Passed) / float64(r.Totals.Taken)
 	}
 	r.Sources = sourceList(m.sources)
-	for _, code := range m.codes {
-		r.Services = append(r.Services, m.services[code].finish())
-		if x, ok := m.satCodes[code]; ok {
+	for _, k := range m.keys {
+		r.Services = append(r.Services, m.services[k].finish())
+		if x, ok := m.satCodes[k]; ok {
 			r.Satisfaction.Services = append(r.Satisfaction.Services, *x)
 		}
 	}

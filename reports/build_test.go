@@ -44,6 +44,25 @@ func TestPercentileIsNearestRank(t *testing.T) {
 	}
 }
 
+// TestAverageOfAYearOfLongWaits: the sum of a year's waits of a busy
+// branch (3.6 million tickets of an hour and a half, 10,000 a day) is more
+// than a Duration holds; summed as one it wrapped round and the average
+// came out negative.
+func TestAverageOfAYearOfLongWaits(t *testing.T) {
+	waits := make([]time.Duration, 3_660_000)
+	for i := range waits {
+		waits[i] = 90*time.Minute + time.Duration(i%3)*time.Second // 1:30:00, :01, :02
+	}
+	if got, want := Average(waits), 90*time.Minute+time.Second; got != want {
+		t.Errorf("Average = %v, want %v", got, want)
+	}
+	var d durations
+	d.addAll(waits)
+	if got := d.mean(); got != Average(waits) {
+		t.Errorf("the total's mean %v, Average %v", got, Average(waits))
+	}
+}
+
 // TestPausedTimeCountsBusinessHoursOnly: a pause that began before the
 // period counts from the period's start, one that runs overnight counts
 // only business hours, and one still running stops at the report time.

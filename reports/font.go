@@ -15,9 +15,17 @@ type run struct {
 	latin bool
 }
 
+// beyondFont stands for a character of the supplementary planes (the rare
+// characters of Extension B and on, as in 𠮷): the PDF writer maps glyphs
+// of the basic plane only and panics on any other.
+const beyondFont = '□'
+
 func runs(s string) []run {
 	var out []run
 	for _, r := range s {
+		if r > 0xFFFF {
+			r = beyondFont
+		}
 		latin := r < 0x80
 		if n := len(out); n > 0 && out[n-1].latin == latin {
 			out[n-1].s += string(r)

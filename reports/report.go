@@ -189,12 +189,39 @@ func rank(n int, p float64) int {
 
 // Average is the mean rounded down to the millisecond, 0 for no values.
 func Average(values []time.Duration) time.Duration {
-	if len(values) == 0 {
+	var s sum
+	for _, v := range values {
+		s.add(v)
+	}
+	return s.mean()
+}
+
+// sum adds durations exactly: a year of a busy branch's waits is more than
+// a Duration holds (292 years), so it keeps whole seconds and the
+// nanoseconds below them apart.
+type sum struct {
+	n   int
+	sec int64
+	ns  int64
+}
+
+func (s *sum) add(v time.Duration) {
+	s.n++
+	s.sec += int64(v / time.Second)
+	s.ns += int64(v % time.Second)
+	if s.ns >= int64(time.Second) {
+		s.sec, s.ns = s.sec+1, s.ns-int64(time.Second)
+	} else if s.ns < 0 {
+		s.sec, s.ns = s.sec-1, s.ns+int64(time.Second)
+	}
+}
+
+// mean is the sum's floor over n, to the millisecond (0 for no values).
+func (s sum) mean() time.Duration {
+	if s.n == 0 {
 		return 0
 	}
-	var sum time.Duration
-	for _, v := range values {
-		sum += v
-	}
-	return (sum / time.Duration(len(values))).Truncate(time.Millisecond)
+	n := int64(s.n)
+	q, r := s.sec/n, s.sec%n
+	return (time.Duration(q)*time.Second + time.Duration((r*int64(time.Second)+s.ns)/n)).Truncate(time.Millisecond)
 }
