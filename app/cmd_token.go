@@ -61,13 +61,21 @@ func (f tokenFlags) headOffice() (bool, error) {
 	return true, nil
 }
 
-// open is the store of the flags' branch, or the database's whole for
-// head office's tokens.
-func (f tokenFlags) open(ctx context.Context, hq bool) (*sqlstore.GormStore, error) {
-	if hq {
-		return sqlstore.Open(ctx, *f.dsn)
+// open checks --role (empty: any) and opens the store of the flags'
+// branch, or the database's whole for head office's tokens (hq).
+func (f tokenFlags) open(ctx context.Context) (st *sqlstore.GormStore, hq bool, err error) {
+	if *f.role != "" && !model.Role(*f.role).Valid() {
+		return nil, false, model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
 	}
-	return sqlstore.OpenBranch(ctx, *f.dsn, *f.branch)
+	if hq, err = f.headOffice(); err != nil {
+		return nil, hq, err
+	}
+	if hq {
+		st, err = sqlstore.Open(ctx, *f.dsn)
+	} else {
+		st, err = sqlstore.OpenBranch(ctx, *f.dsn, *f.branch)
+	}
+	return st, hq, err
 }
 
 // tokenAdd registers a terminal and prints its token once, alone on one
@@ -90,11 +98,7 @@ func tokenAdd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if spec.Window != (*window > 0) {
 		return model.Errorf(model.EInvalidInput, "--window 只用于且必须用于 caller (give --window for callers only)")
 	}
-	hq, err := f.headOffice()
-	if err != nil {
-		return err
-	}
-	st, err := f.open(ctx, hq)
+	st, hq, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -136,14 +140,7 @@ func tokenList(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if *f.role != "" && !model.Role(*f.role).Valid() {
-		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
-	}
-	hq, err := f.headOffice()
-	if err != nil {
-		return err
-	}
-	st, err := f.open(ctx, hq)
+	st, hq, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -193,14 +190,7 @@ func tokenRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *id <= 0 {
 		return model.Errorf(model.EInvalidInput, "请用 --id 指定终端编号 (give --id, see jiaohao token list)")
 	}
-	if *f.role != "" && !model.Role(*f.role).Valid() {
-		return model.Errorf(model.EInvalidInput, "--role 须为 %s", model.RoleNames("、", " 或 "))
-	}
-	hq, err := f.headOffice()
-	if err != nil {
-		return err
-	}
-	st, err := f.open(ctx, hq)
+	st, hq, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
