@@ -74,7 +74,7 @@ func (c *Client) WatchOverview(ctx context.Context) (<-chan model.OverviewUpdate
 func (c *Client) overviewLoop(ctx context.Context, conn *websocket.Conn, out chan<- model.OverviewUpdate) {
 	down := conn == nil
 	for attempt := 0; ctx.Err() == nil; {
-		if down && !sendUpdate(ctx, out, model.OverviewUpdate{Down: true}) {
+		if down && !emit(ctx, out, model.OverviewUpdate{Down: true}) {
 			break
 		}
 		if conn == nil {
@@ -117,17 +117,8 @@ func (c *Client) readOverview(ctx context.Context, conn *websocket.Conn, out cha
 		if json.Unmarshal(data, &m) != nil || (m.Type != hqFull && m.Type != hqLines) {
 			return // not our protocol: reconnect, which starts with a full message
 		}
-		if !sendUpdate(ctx, out, model.OverviewUpdate{Full: m.Type == hqFull, Lines: m.Lines}) {
+		if !emit(ctx, out, model.OverviewUpdate{Full: m.Type == hqFull, Lines: m.Lines}) {
 			return
 		}
-	}
-}
-
-func sendUpdate(ctx context.Context, out chan<- model.OverviewUpdate, u model.OverviewUpdate) bool {
-	select {
-	case out <- u:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }

@@ -149,9 +149,10 @@ func (c *Client) readEvents(ctx context.Context, conn *websocket.Conn, last *int
 	}
 }
 
-func emit(ctx context.Context, out chan<- model.Event, ev model.Event) bool {
+// emit hands v to out unless ctx ends first.
+func emit[T any](ctx context.Context, out chan<- T, v T) bool {
 	select {
-	case out <- ev:
+	case out <- v:
 		return true
 	case <-ctx.Done():
 		return false
