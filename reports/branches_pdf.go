@@ -55,7 +55,7 @@ func drawBranches(r BranchesReport, lang Lang, pages int) *pdfDoc {
 	for _, h := range []*string{&d.lb.Totals, &d.lb.Services, &d.lb.Levels, &d.lb.Satisfaction, &d.lb.Estimate, &d.lb.Arrivals, &d.lb.WaitDist} {
 		*h += w.AllBranches
 	}
-	d.branchTotals(r.Total)
+	d.totals(r.Total, false) // each branch's passed threshold is its own
 	d.services(r.Total)
 	d.levels(r.Total)
 	d.satisfaction(r.Total)
@@ -82,20 +82,6 @@ func branchCells(name string, r Report, all ServiceStats) []string {
 	}
 	return []string{name, itoa(r.Totals.Taken), itoa(r.Totals.Done), itoa(r.Totals.Passed), ratio,
 		Clock(all.AvgWait), Clock(all.P90Wait), Clock(all.AvgService), rated, satisfied}
-}
-
-// branchTotals is the totals part of a branch's report without the
-// passed verdict: each branch's threshold is its own.
-func (d *pdfDoc) branchTotals(r Report) {
-	t := r.Totals
-	d.heading(d.lb.Totals)
-	d.table([]string{d.lb.Taken, d.lb.Done, d.lb.Passed, d.lb.Cancelled, d.lb.Waiting, d.lb.Called, d.lb.Serving},
-		[]float64{1, 1, 1, 1, 1, 1, 1},
-		[][]string{{itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving)}})
-	d.font(10.5)
-	d.cell(0, rowH, fmt.Sprintf("%s: %d", d.lb.Open, t.WaitingOrCalled()), "", 1, "L", false)
-	d.cell(0, rowH, fmt.Sprintf("%s: %s", d.lb.PassedRatio, percent(r.PassedRatio)), "", 1, "L", false)
-	d.sources(r)
 }
 
 // fitTable is table for many columns: the text size is the largest (10

@@ -51,7 +51,7 @@ func draw(r Report, lang Lang, pages int) (*pdfDoc, error) {
 	d := newDoc(lb, lb.Title+" "+r.Period.String(), r.GeneratedAt, pages)
 	f := d.Fpdf
 	d.header(r)
-	d.totals(r)
+	d.totals(r, true)
 	d.services(r)
 	d.windows(r)
 	d.staff(r)
@@ -111,7 +111,10 @@ func (d *pdfDoc) header(r Report) {
 	}
 }
 
-func (d *pdfDoc) totals(r Report) {
+// totals is the report's counts, the open numbers, the passed ratio and
+// the sources; withVerdict adds the passed verdict against the branch's
+// threshold, which a total over branches with their own thresholds has not.
+func (d *pdfDoc) totals(r Report, withVerdict bool) {
 	t := r.Totals
 	d.heading(d.lb.Totals)
 	d.table([]string{d.lb.Taken, d.lb.Done, d.lb.Passed, d.lb.Cancelled, d.lb.Waiting, d.lb.Called, d.lb.Serving},
@@ -119,12 +122,16 @@ func (d *pdfDoc) totals(r Report) {
 		[][]string{{itoa(t.Taken), itoa(t.Done), itoa(t.Passed), itoa(t.Cancelled), itoa(t.Waiting), itoa(t.Called), itoa(t.Serving)}})
 	d.font(10.5)
 	d.cell(0, rowH, fmt.Sprintf("%s: %d", d.lb.Open, t.WaitingOrCalled()), "", 1, "L", false)
-	verdict := d.lb.PassedOK
-	if r.PassedWarning {
-		verdict = fmt.Sprintf(d.lb.PassedWarn, threshold(r.PassedThreshold))
-		d.SetTextColor(0xc0, 0x1c, 0x1c)
+	ratio := fmt.Sprintf("%s: %s", d.lb.PassedRatio, percent(r.PassedRatio))
+	if withVerdict {
+		verdict := d.lb.PassedOK
+		if r.PassedWarning {
+			verdict = fmt.Sprintf(d.lb.PassedWarn, threshold(r.PassedThreshold))
+			d.SetTextColor(0xc0, 0x1c, 0x1c)
+		}
+		ratio += "  " + verdict
 	}
-	d.cell(0, rowH, fmt.Sprintf("%s: %s  %s", d.lb.PassedRatio, percent(r.PassedRatio), verdict), "", 1, "L", false)
+	d.cell(0, rowH, ratio, "", 1, "L", false)
 	d.SetTextColor(0, 0, 0)
 	d.sources(r)
 }
