@@ -158,14 +158,15 @@ func (t *txn) desk(w heldWindow) model.Desk {
 	return d
 }
 
-// holdTicket makes id the window's current ticket.
-func (t *txn) holdTicket(window int, id int64) error {
-	return t.Exec("UPDATE service_window SET current_ticket_id = ?, last_action_at = ? WHERE branch_id = ? AND number = ?",
-		id, t.now, t.s.branchID, window).Error
+// holdTicket makes id the window's current ticket, with the event.
+func (t *txn) holdTicket(window int, id int64) {
+	t.later("UPDATE service_window SET current_ticket_id = ?, last_action_at = ? WHERE branch_id = ? AND number = ?", false,
+		id, t.now, t.s.branchID, window)
 }
 
-// releaseTicket clears the window's current ticket if it is still id.
-func (t *txn) releaseTicket(window int, id int64) error {
-	return t.Exec("UPDATE service_window SET current_ticket_id = NULL, last_action_at = ? WHERE branch_id = ? AND number = ? AND current_ticket_id = ?",
-		t.now, t.s.branchID, window, id).Error
+// releaseTicket clears the window's current ticket if it is still id,
+// with the event.
+func (t *txn) releaseTicket(window int, id int64) {
+	t.later("UPDATE service_window SET current_ticket_id = NULL, last_action_at = ? WHERE branch_id = ? AND number = ? AND current_ticket_id = ?", false,
+		t.now, t.s.branchID, window, id)
 }

@@ -41,7 +41,8 @@ type dialect interface {
 	// sizePool sizes the pool; n is the DSN's pool=N, 0 when not given.
 	sizePool(db *sql.DB, n int)
 	// migrate creates what the tables alone do not hold (SQL Server's
-	// procedure); it runs after AutoMigrate on every open.
+	// procedure, PostgreSQL's write guard); it runs after AutoMigrate on
+	// every open.
 	migrate(db *gorm.DB) error
 	// refreshStats brings the planner's statistics of the queue tables up
 	// to date, as the engine's own background analysis would shortly.
@@ -81,9 +82,12 @@ type dialect interface {
 	// ends: the shape the calls are measured against, never their path;
 	// the manager's rare area changes take it (lockAreas).
 	lockBranch(db *gorm.DB, branchID int64) error
-	// appendEvent takes the next branch version and writes the event with
-	// it; it must be the transaction's last write.
-	appendEvent(db *gorm.DB, e eventRow) (int64, error)
+	// beginWrite opens a write transaction (see writeTx).
+	beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error)
+	// appendEvent makes the tail writes, then takes the next branch
+	// version and writes the event with it; it must be the transaction's
+	// last write.
+	appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error)
 	// errorKind classifies driver errors for retry and messages.
 	errorKind(err error) errKind
 	// fault says why this driver's err means the database cannot work
@@ -153,15 +157,21 @@ func lockBranchRow(db *gorm.DB, branchID int64, hint, suffix string) error {
 	return db.Raw("SELECT id FROM branch"+hint+" WHERE id = ?"+suffix, branchID).Scan(&ids).Error
 }
 
-// incrementThenInsert is appendEvent in two statements, for engines that
+// errBranchMissing: the version bump found no branch row.
+var errBranchMissing = errors.New("branch row missing")
+
+// incrementThenInsert is appendEvent one statement each, for engines that
 // cannot update inside a CTE.
-func incrementThenInsert(d dialect, db *gorm.DB, e eventRow) (int64, error) {
+func incrementThenInsert(d dialect, db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
+	if err := execTail(db, tail); err != nil {
+		return 0, err
+	}
 	v, ok, err := d.increment(db, "branch", "version", "id = ?", e.BranchID)
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
-		return 0, errors.New("branch row missing")
+		return 0, errBranchMissing
 	}
 	e.Version = v
 	return v, db.Create(&e).Error

@@ -184,8 +184,12 @@ func (mssqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"mssql: Transaction (Process ID", "deadlock"}, []string{"Cannot insert duplicate key"})
 }
 
-func (d mssqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
-	return incrementThenInsert(d, db, e)
+func (d mssqlDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error) {
+	return beginSQL(ctx, db, d)
+}
+
+func (d mssqlDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
+	return incrementThenInsert(d, db, e, tail)
 }
 
 // mssqlFaults are the error numbers of a server that cannot work right now.

@@ -141,8 +141,9 @@ func (mysqlDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) {
 // matters most for the branch version: its row lock is held until commit,
 // so every round trip after taking it is time every other window waits.
 func (mysqlDialect) increment(db *gorm.DB, table, column, where string, args ...any) (int64, bool, error) {
-	res, err := db.Statement.ConnPool.ExecContext(db.Statement.Context,
-		"UPDATE "+table+" SET "+column+" = LAST_INSERT_ID("+column+" + 1) WHERE "+where, args...)
+	q := "UPDATE " + table + " SET " + column + " = LAST_INSERT_ID(" + column + " + 1) WHERE " + where
+	showDirect(q, args)
+	res, err := db.Statement.ConnPool.ExecContext(db.Statement.Context, q, args...)
 	if err != nil {
 		return 0, false, err
 	}
@@ -174,8 +175,12 @@ func (mysqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"Error 1213", "Error 1205"}, []string{"Error 1062"})
 }
 
-func (d mysqlDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
-	return incrementThenInsert(d, db, e)
+func (d mysqlDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error) {
+	return beginSQL(ctx, db, d)
+}
+
+func (d mysqlDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
+	return incrementThenInsert(d, db, e, tail)
 }
 
 // mysqlFaults are the error numbers of a server that cannot work right

@@ -63,7 +63,8 @@ func (postgresDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) 
 
 func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
-// migrate tells the planner that a ticket's service names its branch and
+// migrate installs the write guard (jiaohao_one_row, see
+// dialect_postgres_write.go) and tells the planner that a ticket's service names its branch and
 // that waiting tickets are today's: estimating the call-next pick's
 // columns as independent, among a hundred branches it expected one row,
 // walked ix_ticket_wait and sorted every waiting ticket of the services
@@ -72,6 +73,9 @@ func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 // database does not take the table's lock CREATE STATISTICS takes; PCs
 // migrating at once may both create it, and the second finds it there.
 func (d postgresDialect) migrate(db *gorm.DB) error {
+	if err := installOneRow(db); err != nil {
+		return err
+	}
 	var n int64
 	if err := db.Raw("SELECT COUNT(*) FROM pg_statistic_ext WHERE stxname = 'st_ticket_branch' AND stxnamespace = current_schema()::regnamespace").Scan(&n).Error; err != nil || n > 0 {
 		return err
@@ -123,23 +127,6 @@ func (postgresDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) 
 // lockBranch is a transaction-scoped advisory lock keyed by the branch.
 func (postgresDialect) lockBranch(db *gorm.DB, branchID int64) error {
 	return db.Exec("SELECT pg_advisory_xact_lock(?)", branchID).Error
-}
-
-// appendEvent takes the version and writes the event in one statement, so
-// the branch row lock is held for one round trip less.
-func (postgresDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
-	var v []int64
-	err := db.Raw(`WITH v AS (UPDATE branch SET version = version + 1 WHERE id = ? RETURNING version)
-		INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, staff_id, detail)
-		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version`,
-		e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.StaffID, e.Detail).Scan(&v).Error
-	if err == nil && len(v) == 0 {
-		err = errors.New("branch row missing")
-	}
-	if err != nil {
-		return 0, err
-	}
-	return v[0], nil
 }
 
 func (postgresDialect) errorKind(err error) errKind {

@@ -124,8 +124,12 @@ func (sqliteDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLITE_BUSY", "database is locked"}, []string{"UNIQUE constraint"})
 }
 
-func (d sqliteDialect) appendEvent(db *gorm.DB, e eventRow) (int64, error) {
-	return incrementThenInsert(d, db, e)
+func (d sqliteDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error) {
+	return beginSQL(ctx, db, d)
+}
+
+func (d sqliteDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
+	return incrementThenInsert(d, db, e, tail)
 }
 
 // sqliteFaults are SQLite's primary result codes of a file that cannot be

@@ -64,3 +64,45 @@ func (s *GormStore) WatchSignal() <-chan struct{} {
 	}
 	return nil
 }
+
+// LoseRaceAtCommit is one write attempt that makes window hold ticket id,
+// logs events events, and then finds the ticket changed since it was read
+// (its guarded write expects a state the ticket is not in), as a lost race
+// between two terminals does. It reports whether the attempt failed as a
+// lost race; whatever it wrote must be gone.
+func (s *GormStore) LoseRaceAtCommit(ctx context.Context, window int, id int64, events int) (bool, error) {
+	_, err := s.writeOnce(ctx, func(t *txn) error {
+		t.holdTicket(window, id)
+		t.later("UPDATE ticket SET status = ? WHERE id = ? AND branch_id = ? AND status = ?", true,
+			int(model.Done), id, t.s.branchID, -1)
+		for range events {
+			t.emit(pendingEvent{kind: model.EvRecall, ticketID: id, windowNo: window, ownStaff: true})
+		}
+		return nil
+	})
+	return errors.Is(err, errConflict), err
+}
+
+// CancelMidWrite is one write attempt that makes window hold ticket id and
+// then has its request cancelled before it commits, as a clerk's program
+// closing mid-call does.
+func (s *GormStore) CancelMidWrite(window int, id int64) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := s.writeOnce(ctx, func(t *txn) error {
+		if err := t.Exec("UPDATE service_window SET current_ticket_id = ? WHERE branch_id = ? AND number = ?", id, t.s.branchID, window).Error; err != nil {
+			return err
+		}
+		cancel()
+		return t.Exec("UPDATE ticket SET priority = priority WHERE id = ?", id).Error
+	})
+	return err
+}
+
+// ObserveDirect shows fn each statement a write sends to the driver past
+// GORM's callbacks (PostgreSQL's last statement, sent with the commit),
+// until the test ends.
+func ObserveDirect(t interface{ Cleanup(func()) }, fn func(sql string, vars []any)) {
+	sentDirect.Store(&fn)
+	t.Cleanup(func() { sentDirect.Store(nil) })
+}

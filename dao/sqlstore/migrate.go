@@ -11,9 +11,9 @@ import (
 )
 
 // migrate creates or updates the tables and what the dialect adds to them
-// (SQL Server's procedure), and seeds a fresh database with one working
-// branch. Safe to run from several PCs at once: every seed insert ignores
-// rows that already exist.
+// (SQL Server's procedure, PostgreSQL's write guard), and seeds a fresh
+// database with one working branch. Safe to run from several PCs at once:
+// every seed insert ignores rows that already exist.
 func (s *GormStore) migrate(ctx context.Context) error {
 	db := s.db.WithContext(ctx)
 	if err := autoMigrate(ctx, db); err != nil {

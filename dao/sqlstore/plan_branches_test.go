@@ -23,7 +23,8 @@ type statement struct {
 	vars []any
 }
 
-// recordStatements keeps every statement db runs while on is set.
+// recordStatements keeps every statement db runs while on is set, those
+// sent past GORM too.
 type recorder struct {
 	mu  sync.Mutex
 	on  bool
@@ -40,6 +41,13 @@ func recordStatements(t *testing.T, db *gorm.DB) *recorder {
 			r.got = append(r.got, statement{tx.Statement.SQL.String(), append([]any(nil), tx.Statement.Vars...)})
 		}
 	}
+	sqlstore.ObserveDirect(t, func(sql string, vars []any) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.on {
+			r.got = append(r.got, statement{sql, append([]any(nil), vars...)})
+		}
+	})
 	cb := db.Callback()
 	for _, err := range []error{
 		cb.Create().After("gorm:create").Register("test:plans", keep),
@@ -125,6 +133,9 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 		stmts := rec.record(false)
 
 		checked := 0
+		// The writes of a call, however the engine sends them (on
+		// PostgreSQL in one statement with the event, past GORM).
+		unseen := map[string]bool{"UPDATE ticket SET status": true, "UPDATE service_window SET current_ticket_id": true, "UPDATE branch SET version": true}
 		for _, st := range stmts {
 			head := strings.ToUpper(strings.TrimSpace(st.sql))
 			if !strings.HasPrefix(head, "SELECT") && !strings.HasPrefix(head, "UPDATE") &&
@@ -140,6 +151,11 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 			}
 			if partOfAnother(st, stmts) {
 				continue // a subquery, checked in the statement it is part of
+			}
+			for w := range unseen {
+				if strings.Contains(st.sql, w) {
+					delete(unseen, w)
+				}
 			}
 			access := explain(t, s, st)
 			if strings.Contains(st.sql, "ORDER BY "+strings.Join(model.ServingOrder(), ", ")+" LIMIT 1") && len(access) > 0 &&
@@ -164,6 +180,9 @@ func TestHotPathPlansAmongManyBranches(t *testing.T) {
 				}
 			}
 			checked++
+		}
+		if len(unseen) > 0 {
+			t.Errorf("%s: no statement checked has %v", s.Engine(), unseen)
 		}
 		if checked < 10 {
 			t.Fatalf("only %d statements checked: %v", checked, stmts)

@@ -34,6 +34,8 @@ func (t *txn) apply(id int64, kind string, fn step) (model.Ticket, error) {
 }
 
 // applyRow is apply on a row already read (and, for call-next, locked).
+// Its writes are sent with the event at the end of the transaction, so it
+// is always the transaction's last step.
 func (t *txn) applyRow(row ticketRow, kind string, fn step) (model.Ticket, error) {
 	c, err := t.codes(row.ServiceID, row.IssueServiceID)
 	if err != nil {
@@ -47,9 +49,7 @@ func (t *txn) applyRow(row ticketRow, kind string, fn step) (model.Ticket, error
 	if err := t.saveTicket(row, next); err != nil {
 		return model.Ticket{}, err
 	}
-	if err := t.syncWindows(cur, next); err != nil {
-		return model.Ticket{}, err
-	}
+	t.syncWindows(cur, next)
 	t.emit(pendingEvent{kind: kind, ticket: &next, windowNo: eventWindow(cur, next), from: cur.Status, to: next.Status})
 	return next, nil
 }
@@ -63,6 +63,7 @@ func eventWindow(cur, next model.Ticket) int {
 
 // saveTicket writes the changed columns only if the row is still as read;
 // otherwise another terminal won the race and the operation is retried.
+// The write goes with the transaction's event (see later).
 func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
 	serviceID := old.ServiceID
 	if c, err := t.codes(old.ServiceID); err != nil {
@@ -74,31 +75,22 @@ func (t *txn) saveTicket(old ticketRow, n model.Ticket) error {
 		}
 		serviceID = svc.ID
 	}
-	res := t.Exec(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
+	t.later(`UPDATE ticket SET status = ?, lane = ?, priority = ?, sort_key = ?, service_id = ?, window_no = ?,
 		call_count = ?, requeued = ?, called_at = ?, serve_started_at = ?, finished_at = ?
-		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ? AND service_id = ? AND COALESCE(window_no, 0) = ?`,
+		WHERE id = ? AND status = ? AND call_count = ? AND sort_key = ? AND service_id = ? AND COALESCE(window_no, 0) = ?`, true,
 		int(n.Status), int(n.Lane), n.Priority, n.SortKey, serviceID, intPtr(n.Window), n.CallCount, n.Requeued,
 		n.CalledAt, n.ServeStartAt, n.FinishedAt, old.ID, old.Status, old.CallCount, old.SortKey, old.ServiceID, derefInt(old.WindowNo))
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected != 1 {
-		return errConflict
-	}
 	return nil
 }
 
 // syncWindows keeps the windows' current tickets on the ones they hold.
-func (t *txn) syncWindows(cur, next model.Ticket) error {
+func (t *txn) syncWindows(cur, next model.Ticket) {
 	if model.Held(cur) && (!model.Held(next) || next.Window != cur.Window) {
-		if err := t.releaseTicket(cur.Window, cur.ID); err != nil {
-			return err
-		}
+		t.releaseTicket(cur.Window, cur.ID)
 	}
 	if model.Held(next) {
-		return t.holdTicket(next.Window, next.ID)
+		t.holdTicket(next.Window, next.ID)
 	}
-	return nil
 }
 
 func derefInt(p *int) int {

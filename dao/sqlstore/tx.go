@@ -38,6 +38,8 @@ type txn struct {
 	acting int
 	// clerks caches the clerk signed in at a window today (nil: none).
 	clerks map[int]*int64
+	// tail is the writes sent with the first event (see later).
+	tail []tailWrite
 }
 
 type pendingEvent struct {
@@ -107,35 +109,50 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 		return 0, err
 	}
 	now = now.Truncate(time.Microsecond)
-	db := s.db.WithContext(ctx).Begin()
-	if db.Error != nil {
-		return 0, db.Error
+	wt, err := s.d.beginWrite(ctx, s.db)
+	if err != nil {
+		return 0, err
 	}
 	committed := false
 	defer func() {
 		if !committed {
-			db.Rollback()
+			wt.rollback()
 		}
 	}()
-	t := &txn{DB: db, s: s, ctx: ctx, now: now, date: cal.Date(now)}
+	t := &txn{DB: wt.db(), s: s, ctx: ctx, now: now, date: cal.Date(now)}
 	if err := fn(t); err != nil {
 		return 0, err
 	}
-	if err := t.logEvents(); err != nil {
+	last, err := t.logEvents()
+	if err != nil {
 		return 0, err
 	}
-	if err := db.Commit().Error; err != nil {
+	v, err = wt.commit(last, t.tail)
+	if err != nil {
 		return 0, err
 	}
 	committed = true
+	if last != nil {
+		t.version = v
+	}
 	return t.version, nil
 }
 
 // logEvents takes one version per event by incrementing branch.version: the
-// row lock orders commits, so versions become visible without gaps.
-func (t *txn) logEvents() error {
+// row lock orders commits, so versions become visible without gaps. It
+// writes every event but the last, which it returns for the commit to
+// write (nil: none); the tail writes go with the first event.
+func (t *txn) logEvents() (*eventRow, error) {
 	actor := actorOf(t.ctx)
+	var last *eventRow
 	for _, e := range t.events {
+		if last != nil {
+			v, err := t.s.d.appendEvent(t.DB, *last, t.tail)
+			if err != nil {
+				return nil, err
+			}
+			t.version, t.tail = v, nil
+		}
 		if e.device != nil {
 			e.device.Terminal, e.device.At = actor, t.now
 		}
@@ -151,17 +168,13 @@ func (t *txn) logEvents() error {
 		if row.StaffID = e.staffID; row.StaffID == nil && !e.ownStaff {
 			staff, err := t.eventStaff(e.windowNo)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			row.StaffID = staff
 		}
-		v, err := t.s.d.appendEvent(t.DB, row)
-		if err != nil {
-			return err
-		}
-		t.version = v
+		last = &row
 	}
-	return nil
+	return last, nil
 }
 
 func (t *txn) emit(e pendingEvent) { t.events = append(t.events, e) }

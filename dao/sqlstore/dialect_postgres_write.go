@@ -1,0 +1,237 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
+)
+
+// How a write ends on PostgreSQL. The branch's version row orders every
+// write of the branch, so the time it is held bounds the branch's writes
+// per second. Taken in the last statement and released by the commit, it
+// used to be held for a round trip more: the statement's answer back to
+// this PC, and the commit sent after it, both waiting for the two
+// processes to be scheduled on a busy machine. A pgTx sends its last
+// statement and COMMIT in one write (a pipeline), so the row is held for
+// the statement and the commit's flush only.
+
+// guardCode is the SQLSTATE jiaohao_one_row raises: a guarded tail write
+// found its row changed since it was read.
+const guardCode = "JH409"
+
+// oneRowFunc is the guard: with COMMIT already on its way, a write whose
+// row another terminal changed must fail the statement, so the server
+// skips the commit, rather than be found out afterwards.
+const oneRowFunc = `CREATE OR REPLACE FUNCTION jiaohao_one_row(n bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	-- jiaohao:one_row:v1
+	IF n <> 1 THEN
+		RAISE EXCEPTION 'concurrent update' USING ERRCODE = '` + guardCode + `';
+	END IF;
+	RETURN n;
+END $$`
+
+// installOneRow creates the guard unless it is there; PCs opening the
+// database at once may both create it, and the second then finds it.
+func installOneRow(db *gorm.DB) error {
+	have := func() (bool, error) {
+		var n int64
+		err := db.Raw("SELECT COUNT(*) FROM pg_proc WHERE proname = 'jiaohao_one_row' AND pronamespace = current_schema()::regnamespace AND prosrc LIKE '%jiaohao:one_row:v1%'").Scan(&n).Error
+		return n > 0, err
+	}
+	if ok, err := have(); err != nil || ok {
+		return err
+	}
+	if err := db.Exec(oneRowFunc).Error; err != nil {
+		if ok, err2 := have(); err2 == nil && ok {
+			return nil
+		}
+		return fmt.Errorf("creating jiaohao_one_row: %w", err)
+	}
+	return nil
+}
+
+// eventSQL is the tail writes, the version and the event as one statement:
+// each write is a common table expression whose changed rows are counted,
+// a guarded one through jiaohao_one_row, then the bump and the event. The
+// counts come first in the UNION, so the ticket and window rows are
+// written before the branch's version row is taken, as when they were
+// sent one by one. The statement returns a row per part, the event's
+// version last (k = len(tail)): filtering the others out in SQL would let
+// the planner drop them, and a write no part reads runs unguarded after
+// the rest.
+func eventSQL(e eventRow, tail []tailWrite) (string, []any) {
+	var with, parts []string
+	var args []any
+	for i, w := range tail {
+		with = append(with, fmt.Sprintf("w%d AS (%s RETURNING 1)", i, w.sql))
+		n := "COUNT(*)"
+		if w.guard {
+			n = "jiaohao_one_row(COUNT(*))"
+		}
+		parts = append(parts, fmt.Sprintf("SELECT %d AS k, %s AS n FROM w%d", i, n, i))
+		args = append(args, w.args...)
+	}
+	with = append(with, "v AS (UPDATE branch SET version = version + 1 WHERE id = ? RETURNING version)",
+		`e AS (INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, staff_id, detail)
+		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version)`)
+	args = append(args, e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.StaffID, e.Detail)
+	// The event is guarded too: with its row missing the commit would
+	// keep the writes without their event.
+	parts = append(parts, "SELECT -1 AS k, jiaohao_one_row(COUNT(*)) AS n FROM e", fmt.Sprintf("SELECT %d AS k, version AS n FROM e", len(tail)))
+	return "WITH " + strings.Join(with, ", ") + " " + strings.Join(parts, " UNION ALL "), args
+}
+
+// eventPart is one row eventSQL returns.
+type eventPart struct{ K, N int64 }
+
+// versionOf is the event's version among eventSQL's rows.
+func versionOf(rows []eventPart, tail []tailWrite) (int64, error) {
+	for _, r := range rows {
+		if r.K == int64(len(tail)) {
+			return r.N, nil
+		}
+	}
+	return 0, errBranchMissing
+}
+
+// appendEvent writes an event that is not the transaction's last, with
+// the tail writes, in one statement.
+func (postgresDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
+	q, args := eventSQL(e, tail)
+	var rows []eventPart
+	if err := db.Raw(q, args...).Scan(&rows).Error; err != nil {
+		return 0, guardFailed(err)
+	}
+	return versionOf(rows, tail)
+}
+
+// guardFailed is errConflict for the guard's error, so the write is
+// retried like any lost race.
+func guardFailed(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == guardCode {
+		return errConflict
+	}
+	return err
+}
+
+// pgTx is a write transaction on a connection of its own, begun and ended
+// by statements instead of database/sql's transaction, which would send
+// COMMIT on its own after the last answer. A connection handed back with
+// the transaction still open (a cancelled request, a lost server) is
+// dropped by the driver before its next use.
+type pgTx struct {
+	ctx  context.Context
+	conn *sql.Conn
+	g    *gorm.DB
+}
+
+func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error) {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	g := db.Session(&gorm.Session{NewDB: true, Context: ctx})
+	g.Statement.ConnPool = conn
+	return &pgTx{ctx: ctx, conn: conn, g: g}, nil
+}
+
+func (x *pgTx) db() *gorm.DB { return x.g }
+
+func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
+	if last == nil {
+		if err := execTail(x.g, tail); err != nil {
+			return 0, err
+		}
+		_, err := x.conn.ExecContext(x.ctx, "COMMIT")
+		return 0, x.closed(err)
+	}
+	q, args := eventSQL(*last, tail)
+	q = numbered(q)
+	showDirect(q, args)
+	var parts []eventPart
+	err := x.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("a PostgreSQL connection of type %T", dc)
+		}
+		b := &pgx.Batch{}
+		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var p eventPart
+				if err := rows.Scan(&p.K, &p.N); err != nil {
+					return err
+				}
+				parts = append(parts, p)
+			}
+			return rows.Err()
+		})
+		b.Queue("COMMIT")
+		return c.Conn().SendBatch(x.ctx, b).Close()
+	})
+	if err != nil {
+		return 0, guardFailed(err)
+	}
+	v, err := versionOf(parts, tail)
+	if err != nil {
+		return 0, err
+	}
+	return v, x.closed(nil)
+}
+
+// closed hands the connection back after COMMIT; err is COMMIT's.
+func (x *pgTx) closed(err error) error {
+	if err != nil {
+		return err
+	}
+	x.conn.Close()
+	x.conn = nil
+	return nil
+}
+
+func (x *pgTx) rollback() {
+	if x.conn == nil {
+		return
+	}
+	// The request's context may be what ended the transaction.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	x.conn.ExecContext(ctx, "ROLLBACK")
+	x.conn.Close()
+	x.conn = nil
+}
+
+// numbered turns the ? placeholders the statements are written with into
+// PostgreSQL's $1, $2, …, which GORM does for the statements it sends; a
+// batch goes to the driver directly. No statement here has a ? of its own.
+func numbered(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r != '?' {
+			b.WriteRune(r)
+			continue
+		}
+		n++
+		b.WriteString("$" + strconv.Itoa(n))
+	}
+	return b.String()
+}
