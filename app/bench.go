@@ -115,6 +115,11 @@ func runBench(ctx context.Context, s *sqlstore.GormStore, o benchOptions) (bench
 	return res, nil
 }
 
+// benchRequestTimeout bounds each call and bump as the server bounds a
+// request, so they are measured as a window's request runs, deadline and
+// all (on PostgreSQL a write checks it before its commit).
+const benchRequestTimeout = 5 * time.Second
+
 // benchPhase takes o.tickets numbers, lets o.windows windows call them all
 // with call, and counts what happened from the database.
 func benchPhase(ctx context.Context, s *sqlstore.GormStore, o benchOptions, call callFunc) (phase, error) {
@@ -156,7 +161,10 @@ func benchCeiling(ctx context.Context, s *sqlstore.GormStore, clients, n int) (f
 		go func() {
 			defer wg.Done()
 			for left.Add(-1) >= 0 {
-				if err := s.BumpCeiling(ctx); err != nil {
+				rctx, cancel := context.WithTimeout(ctx, benchRequestTimeout)
+				err := s.BumpCeiling(rctx)
+				cancel()
+				if err != nil {
 					errs <- err
 					return
 				}
@@ -226,7 +234,9 @@ func benchCall(ctx context.Context, call callFunc, windows int) ([]time.Duration
 			var mine []time.Duration
 			for {
 				t0 := time.Now()
-				_, err := call(ctx, window, "")
+				rctx, cancel := context.WithTimeout(ctx, benchRequestTimeout)
+				_, err := call(rctx, window, "")
+				cancel()
 				if model.IsCode(err, model.EQueueEmpty) {
 					break
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
@@ -98,4 +99,39 @@ func assertHeld(t *testing.T, s *sqlstore.GormStore, window int, want string) {
 		return
 	}
 	t.Fatalf("no window %d in the snapshot", window)
+}
+
+// A take that gives up at its caller's deadline while another transaction
+// holds the branch leaves no number behind once that transaction ends:
+// it is not committed later, after the kiosk was told it failed (on
+// PostgreSQL its COMMIT is already with the server, and the statement
+// checks the deadline once it holds the branch's row).
+func TestGivenUpTakeDoesNotCommitLater(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		stores := openStores(t, dsn, 2)
+		s, other := stores[0], stores[1]
+		first := take(t, s, "A", 0)
+		v0, err := s.Version(bg)
+		okAny(t, err)
+		hold := other.DB().Begin()
+		okAny(t, hold.Error)
+		defer hold.Rollback()
+		okAny(t, hold.Exec("UPDATE branch SET name = name WHERE id = ?", s.BranchID()).Error)
+		ctx, cancel := context.WithTimeout(bg, time.Second)
+		_, err = s.TakeTicket(ctx, "A", 0, "kiosk")
+		cancel()
+		if err == nil {
+			t.Fatal("a take went through while another transaction held the branch")
+		}
+		okAny(t, hold.Rollback().Error)
+		// What a stray transaction would do, it does within this time.
+		time.Sleep(time.Second)
+		if v, err := s.Version(bg); err != nil || v != v0 {
+			t.Fatalf("the branch version is %d (%v), want %d: the given-up take committed", v, err, v0)
+		}
+		next := take(t, s, "A", 0)
+		if next.SeqNo != first.SeqNo+1 {
+			t.Fatalf("the number after the given-up take is %s, want the one right after %s", next.Number, first.Number)
+		}
+	})
 }

@@ -63,8 +63,8 @@ func (postgresDialect) now(ctx context.Context, db *gorm.DB) (time.Time, error) 
 
 func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
-// migrate installs the write guard (jiaohao_one_row, see
-// dialect_postgres_write.go) and tells the planner that a ticket's service names its branch and
+// migrate installs the write guards (dialect_postgres_guard.go) and tells
+// the planner that a ticket's service names its branch and
 // that waiting tickets are today's: estimating the call-next pick's
 // columns as independent, among a hundred branches it expected one row,
 // walked ix_ticket_wait and sorted every waiting ticket of the services
@@ -73,7 +73,7 @@ func (postgresDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 // database does not take the table's lock CREATE STATISTICS takes; PCs
 // migrating at once may both create it, and the second finds it there.
 func (d postgresDialect) migrate(db *gorm.DB) error {
-	if err := installOneRow(db); err != nil {
+	if err := installGuards(db); err != nil {
 		return err
 	}
 	var n int64
@@ -137,7 +137,7 @@ func (postgresDialect) errorKind(err error) errKind {
 var pgFaults = faultCodes{
 	"53100": msgDiskFull, "53200": msgBusy, "53300": msgTooMany, "53400": msgTooMany,
 	"57P01": msgUnreachable, "57P02": msgUnreachable, "57P03": msgUnreachable, "57P05": msgUnreachable,
-	"57014": msgTimeout, "55P03": msgBusy, "40001": msgBusy, "40P01": msgBusy,
+	"57014": msgTimeout, lateCode: msgTimeout, "55P03": msgBusy, "40001": msgBusy, "40P01": msgBusy,
 	"58030": msgIO, "25006": msgReadOnly,
 }
 

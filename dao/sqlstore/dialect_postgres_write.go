@@ -24,42 +24,6 @@ import (
 // statement and COMMIT in one write (a pipeline), so the row is held for
 // the statement and the commit's flush only.
 
-// guardCode is the SQLSTATE jiaohao_one_row raises: a guarded tail write
-// found its row changed since it was read.
-const guardCode = "JH409"
-
-// oneRowFunc is the guard: with COMMIT already on its way, a write whose
-// row another terminal changed must fail the statement, so the server
-// skips the commit, rather than be found out afterwards.
-const oneRowFunc = `CREATE OR REPLACE FUNCTION jiaohao_one_row(n bigint) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-	-- jiaohao:one_row:v1
-	IF n <> 1 THEN
-		RAISE EXCEPTION 'concurrent update' USING ERRCODE = '` + guardCode + `';
-	END IF;
-	RETURN n;
-END $$`
-
-// installOneRow creates the guard unless it is there; PCs opening the
-// database at once may both create it, and the second then finds it.
-func installOneRow(db *gorm.DB) error {
-	have := func() (bool, error) {
-		var n int64
-		err := db.Raw("SELECT COUNT(*) FROM pg_proc WHERE proname = 'jiaohao_one_row' AND pronamespace = current_schema()::regnamespace AND prosrc LIKE '%jiaohao:one_row:v1%'").Scan(&n).Error
-		return n > 0, err
-	}
-	if ok, err := have(); err != nil || ok {
-		return err
-	}
-	if err := db.Exec(oneRowFunc).Error; err != nil {
-		if ok, err2 := have(); err2 == nil && ok {
-			return nil
-		}
-		return fmt.Errorf("creating jiaohao_one_row: %w", err)
-	}
-	return nil
-}
-
 // eventSQL is the tail writes, the version and the event as one statement:
 // each write is a common table expression whose changed rows are counted,
 // a guarded one through jiaohao_one_row, then the bump and the event. The
@@ -68,8 +32,9 @@ func installOneRow(db *gorm.DB) error {
 // sent one by one. The statement returns a row per part, the event's
 // version last (k = len(tail)): filtering the others out in SQL would let
 // the planner drop them, and a write no part reads runs unguarded after
-// the rest.
-func eventSQL(e eventRow, tail []tailWrite) (string, []any) {
+// the rest. With a deadline (not zero), a last part, run once the version
+// row is held, fails the statement past it (see inTimeFunc).
+func eventSQL(e eventRow, tail []tailWrite, deadline time.Time) (string, []any) {
 	var with, parts []string
 	var args []any
 	for i, w := range tail {
@@ -88,6 +53,10 @@ func eventSQL(e eventRow, tail []tailWrite) (string, []any) {
 	// The event is guarded too: with its row missing the commit would
 	// keep the writes without their event.
 	parts = append(parts, "SELECT -1 AS k, jiaohao_one_row(COUNT(*)) AS n FROM e", fmt.Sprintf("SELECT %d AS k, version AS n FROM e", len(tail)))
+	if !deadline.IsZero() {
+		parts = append(parts, "SELECT -2 AS k, jiaohao_in_time(?) AS n")
+		args = append(args, deadline)
+	}
 	return "WITH " + strings.Join(with, ", ") + " " + strings.Join(parts, " UNION ALL "), args
 }
 
@@ -107,7 +76,7 @@ func versionOf(rows []eventPart, tail []tailWrite) (int64, error) {
 // appendEvent writes an event that is not the transaction's last, with
 // the tail writes, in one statement.
 func (postgresDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
-	q, args := eventSQL(e, tail)
+	q, args := eventSQL(e, tail, time.Time{})
 	var rows []eventPart
 	if err := db.Raw(q, args...).Scan(&rows).Error; err != nil {
 		return 0, guardFailed(err)
@@ -131,12 +100,13 @@ func guardFailed(err error) error {
 // the transaction still open (a cancelled request, a lost server) is
 // dropped by the driver before its next use.
 type pgTx struct {
-	ctx  context.Context
-	conn *sql.Conn
-	g    *gorm.DB
+	ctx      context.Context
+	deadline time.Time // see beginWrite
+	conn     *sql.Conn
+	g        *gorm.DB
 }
 
-func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, error) {
+func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, deadline time.Time) (writeTx, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -151,7 +121,7 @@ func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB) (writeTx, er
 	}
 	g := db.Session(&gorm.Session{NewDB: true, Context: ctx})
 	g.Statement.ConnPool = conn
-	return &pgTx{ctx: ctx, conn: conn, g: g}, nil
+	return &pgTx{ctx: ctx, deadline: deadline, conn: conn, g: g}, nil
 }
 
 func (x *pgTx) db() *gorm.DB { return x.g }
@@ -164,7 +134,7 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 		_, err := x.conn.ExecContext(x.ctx, "COMMIT")
 		return 0, x.closed(err)
 	}
-	q, args := eventSQL(*last, tail)
+	q, args := eventSQL(*last, tail, x.deadline)
 	q = numbered(q)
 	showDirect(q, args)
 	var parts []eventPart

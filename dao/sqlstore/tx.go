@@ -109,7 +109,7 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 		return 0, err
 	}
 	now = now.Truncate(time.Microsecond)
-	wt, err := s.d.beginWrite(ctx, s.db)
+	wt, err := s.d.beginWrite(ctx, s.db, commitDeadline(ctx, now))
 	if err != nil {
 		return 0, err
 	}
@@ -136,6 +136,19 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 		t.version = v
 	}
 	return t.version, nil
+}
+
+// commitDeadline is the database time by which a write must have all it
+// needs to commit, when ctx has a deadline: a fifth of the time left
+// (at most a second) before it, for the commit itself and its answer.
+// now is the database time now; zero: no deadline.
+func commitDeadline(ctx context.Context, now time.Time) time.Time {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return time.Time{}
+	}
+	left := time.Until(dl)
+	return now.Add(left - min(left/5, time.Second))
 }
 
 // logEvents takes one version per event by incrementing branch.version: the
