@@ -127,23 +127,16 @@ func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, deadline tim
 func (x *pgTx) db() *gorm.DB { return x.g }
 
 func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
+	b := &pgx.Batch{}
+	var parts []eventPart
 	if last == nil {
 		if err := execTail(x.g, tail); err != nil {
 			return 0, err
 		}
-		_, err := x.conn.ExecContext(x.ctx, "COMMIT")
-		return 0, x.closed(err)
-	}
-	q, args := eventSQL(*last, tail, x.deadline)
-	q = numbered(q)
-	showDirect(q, args)
-	var parts []eventPart
-	err := x.conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("a PostgreSQL connection of type %T", dc)
-		}
-		b := &pgx.Batch{}
+	} else {
+		q, args := eventSQL(*last, tail, x.deadline)
+		q = numbered(q)
+		showDirect(q, args)
 		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var p eventPart
@@ -154,28 +147,35 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 			}
 			return rows.Err()
 		})
-		b.Queue("COMMIT")
+	}
+	// A transaction an earlier statement aborted answers COMMIT with
+	// ROLLBACK, and no error.
+	b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+		if ct.String() != "COMMIT" {
+			return errRolledBack
+		}
+		return nil
+	})
+	err := x.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("a PostgreSQL connection of type %T", dc)
+		}
 		return c.Conn().SendBatch(x.ctx, b).Close()
 	})
 	if err != nil {
 		return 0, guardFailed(err)
 	}
-	v, err := versionOf(parts, tail)
-	if err != nil {
-		return 0, err
-	}
-	return v, x.closed(nil)
-}
-
-// closed hands the connection back after COMMIT; err is COMMIT's.
-func (x *pgTx) closed(err error) error {
-	if err != nil {
-		return err
-	}
 	x.conn.Close()
 	x.conn = nil
-	return nil
+	if last == nil {
+		return 0, nil
+	}
+	return versionOf(parts, tail)
 }
+
+// errRolledBack: COMMIT found the transaction aborted.
+var errRolledBack = errors.New("the transaction was rolled back at commit")
 
 func (x *pgTx) rollback() {
 	if x.conn == nil {
