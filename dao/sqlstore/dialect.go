@@ -82,11 +82,11 @@ type dialect interface {
 	// ends: the shape the calls are measured against, never their path;
 	// the manager's rare area changes take it (lockAreas).
 	lockBranch(db *gorm.DB, branchID int64) error
-	// beginWrite opens a write transaction (see writeTx). deadline is the
-	// database time after which it must not commit (zero: none); an
-	// engine whose commit is its own statement needs no such bound, as a
-	// caller that has given up does not send it.
-	beginWrite(ctx context.Context, db *gorm.DB, deadline time.Time) (writeTx, error)
+	// beginWrite opens a write transaction (see writeTx). budget is how
+	// long after it begins it may still commit (zero: no bound); an engine
+	// whose commit is its own statement needs no such bound, as a caller
+	// that has given up does not send it.
+	beginWrite(ctx context.Context, db *gorm.DB, budget time.Duration) (writeTx, error)
 	// appendEvent makes the tail writes, then takes the next branch
 	// version and writes the event with it; it must be the transaction's
 	// last write.

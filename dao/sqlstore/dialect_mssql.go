@@ -184,7 +184,7 @@ func (mssqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"mssql: Transaction (Process ID", "deadlock"}, []string{"Cannot insert duplicate key"})
 }
 
-func (d mssqlDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Time) (writeTx, error) {
+func (d mssqlDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Duration) (writeTx, error) {
 	return beginSQL(ctx, db, d)
 }
 

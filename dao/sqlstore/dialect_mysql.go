@@ -175,7 +175,7 @@ func (mysqlDialect) errorKind(err error) errKind {
 	return classify(err, []string{"Error 1213", "Error 1205"}, []string{"Error 1062"})
 }
 
-func (d mysqlDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Time) (writeTx, error) {
+func (d mysqlDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Duration) (writeTx, error) {
 	return beginSQL(ctx, db, d)
 }
 

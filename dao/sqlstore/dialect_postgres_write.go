@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strconv"
@@ -32,9 +33,9 @@ import (
 // sent one by one. The statement returns a row per part, the event's
 // version last (k = len(tail)): filtering the others out in SQL would let
 // the planner drop them, and a write no part reads runs unguarded after
-// the rest. With a deadline (not zero), a last part, run once the version
+// the rest. With a budget (not zero), a last part, run once the version
 // row is held, fails the statement past it (see inTimeFunc).
-func eventSQL(e eventRow, tail []tailWrite, deadline time.Time) (string, []any) {
+func eventSQL(e eventRow, tail []tailWrite, budget time.Duration) (string, []any) {
 	var with, parts []string
 	var args []any
 	for i, w := range tail {
@@ -53,9 +54,9 @@ func eventSQL(e eventRow, tail []tailWrite, deadline time.Time) (string, []any) 
 	// The event is guarded too: with its row missing the commit would
 	// keep the writes without their event.
 	parts = append(parts, "SELECT -1 AS k, jiaohao_one_row(COUNT(*)) AS n FROM e", fmt.Sprintf("SELECT %d AS k, version AS n FROM e", len(tail)))
-	if !deadline.IsZero() {
+	if budget != 0 {
 		parts = append(parts, "SELECT -2 AS k, jiaohao_in_time(?) AS n")
-		args = append(args, deadline)
+		args = append(args, budget.Seconds())
 	}
 	return "WITH " + strings.Join(with, ", ") + " " + strings.Join(parts, " UNION ALL "), args
 }
@@ -76,7 +77,7 @@ func versionOf(rows []eventPart, tail []tailWrite) (int64, error) {
 // appendEvent writes an event that is not the transaction's last, with
 // the tail writes, in one statement.
 func (postgresDialect) appendEvent(db *gorm.DB, e eventRow, tail []tailWrite) (int64, error) {
-	q, args := eventSQL(e, tail, time.Time{})
+	q, args := eventSQL(e, tail, 0)
 	var rows []eventPart
 	if err := db.Raw(q, args...).Scan(&rows).Error; err != nil {
 		return 0, guardFailed(err)
@@ -100,13 +101,17 @@ func guardFailed(err error) error {
 // the transaction still open (a cancelled request, a lost server) is
 // dropped by the driver before its next use.
 type pgTx struct {
-	ctx      context.Context
-	deadline time.Time // see beginWrite
-	conn     *sql.Conn
-	g        *gorm.DB
+	ctx    context.Context
+	budget time.Duration // see beginWrite
+	conn   *sql.Conn
+	g      *gorm.DB
 }
 
-func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, deadline time.Time) (writeTx, error) {
+// beginWrite: GORM sees a *sql.Conn as something that can begin a
+// transaction, so a t.Transaction inside a write would send its own BEGIN
+// and COMMIT and end this one early; writes never nest transactions
+// (SkipDefaultTransaction keeps GORM from adding its own).
+func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.Duration) (writeTx, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -121,7 +126,7 @@ func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, deadline tim
 	}
 	g := db.Session(&gorm.Session{NewDB: true, Context: ctx})
 	g.Statement.ConnPool = conn
-	return &pgTx{ctx: ctx, deadline: deadline, conn: conn, g: g}, nil
+	return &pgTx{ctx: ctx, budget: budget, conn: conn, g: g}, nil
 }
 
 func (x *pgTx) db() *gorm.DB { return x.g }
@@ -134,7 +139,7 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 			return 0, err
 		}
 	} else {
-		q, args := eventSQL(*last, tail, x.deadline)
+		q, args := eventSQL(*last, tail, x.budget)
 		q = numbered(q)
 		showDirect(q, args)
 		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
@@ -156,15 +161,26 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 		}
 		return nil
 	})
+	var batchErr error
 	err := x.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("a PostgreSQL connection of type %T", dc)
 		}
-		return c.Conn().SendBatch(x.ctx, b).Close()
+		var sent bool
+		batchErr, sent = sendCancellable(x.ctx, c.Conn(), b)
+		if sent {
+			// The cancel may reach the backend after the batch ended and
+			// stop whatever it runs next: nothing else runs on it.
+			return driver.ErrBadConn
+		}
+		return nil
 	})
-	if err != nil {
-		return 0, guardFailed(err)
+	if err != nil && !errors.Is(err, driver.ErrBadConn) {
+		return 0, err
+	}
+	if batchErr != nil {
+		return 0, guardFailed(batchErr)
 	}
 	x.conn.Close()
 	x.conn = nil
@@ -172,6 +188,26 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 		return 0, nil
 	}
 	return versionOf(parts, tail)
+}
+
+// sendCancellable runs the batch; if ctx ends meanwhile it also asks the
+// server to cancel the statement running, as the driver on its own only
+// closes the socket: the backend would go on, and once past a lock run
+// the COMMIT it already has. sent reports that a cancel request went out.
+func sendCancellable(ctx context.Context, c *pgx.Conn, b *pgx.Batch) (err error, sent bool) {
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(done)
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = c.PgConn().CancelRequest(cctx)
+	})
+	err = c.SendBatch(ctx, b).Close()
+	if !stop() {
+		<-done
+		return err, true
+	}
+	return err, false
 }
 
 // errRolledBack: COMMIT found the transaction aborted.

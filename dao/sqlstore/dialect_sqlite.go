@@ -124,7 +124,7 @@ func (sqliteDialect) errorKind(err error) errKind {
 	return classify(err, []string{"SQLITE_BUSY", "database is locked"}, []string{"UNIQUE constraint"})
 }
 
-func (d sqliteDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Time) (writeTx, error) {
+func (d sqliteDialect) beginWrite(ctx context.Context, db *gorm.DB, _ time.Duration) (writeTx, error) {
 	return beginSQL(ctx, db, d)
 }
 

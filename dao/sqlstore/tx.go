@@ -109,7 +109,7 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 		return 0, err
 	}
 	now = now.Truncate(time.Microsecond)
-	wt, err := s.d.beginWrite(ctx, s.db, commitDeadline(ctx, now))
+	wt, err := s.d.beginWrite(ctx, s.db, commitBudget(ctx))
 	if err != nil {
 		return 0, err
 	}
@@ -138,17 +138,16 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 	return t.version, nil
 }
 
-// commitDeadline is the database time by which a write must have all it
-// needs to commit, when ctx has a deadline: a fifth of the time left
-// (at most a second) before it, for the commit itself and its answer.
-// now is the database time now; zero: no deadline.
-func commitDeadline(ctx context.Context, now time.Time) time.Time {
+// commitBudget is how long from now a write may take to have all it needs
+// to commit, when ctx has a deadline: the time left less a fifth of it (at
+// most a second), for the commit itself and its answer. Zero: no bound.
+func commitBudget(ctx context.Context) time.Duration {
 	dl, ok := ctx.Deadline()
 	if !ok {
-		return time.Time{}
+		return 0
 	}
 	left := time.Until(dl)
-	return now.Add(left - min(left/5, time.Second))
+	return max(left-min(left/5, time.Second), time.Microsecond)
 }
 
 // logEvents takes one version per event by incrementing branch.version: the
