@@ -156,9 +156,18 @@ func TestLateTakeIsNotAnOutage(t *testing.T) {
 		take(t, s, "A", 0)
 		hold := other.DB().Begin()
 		okAny(t, hold.Error)
-		defer hold.Rollback()
 		okAny(t, hold.Exec("UPDATE branch SET name = name WHERE id = ?", s.BranchID()).Error)
-		time.AfterFunc(1800*time.Millisecond, func() { hold.Rollback() })
+		// One goroutine ends the holding transaction: the timer's, or
+		// this one if the timer never fired.
+		released := make(chan struct{})
+		timer := time.AfterFunc(1800*time.Millisecond, func() { hold.Rollback(); close(released) })
+		defer func() {
+			if timer.Stop() {
+				hold.Rollback()
+			} else {
+				<-released
+			}
+		}()
 		ctx, cancel := context.WithTimeout(bg, 2*time.Second)
 		defer cancel()
 		_, err := s.TakeTicket(ctx, "A", 0, "kiosk")
