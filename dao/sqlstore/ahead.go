@@ -31,31 +31,83 @@ type aheadRow struct {
 // A walk of one index over all the services would step over every ticket
 // of the others before t. The heads are merged here in serving order.
 func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
-	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
-	heads := make([][]aheadRow, 0, len(services))
-	total := 0
+	walks := make([]aheadWalk, 0, len(services))
 	for _, id := range services {
-		head, err := t.aheadHead(row, id, cond, args)
+		w, err := t.walkAhead(row, id)
 		if err != nil {
 			return nil, 0, err
 		}
-		heads = append(heads, head)
-		total += len(head)
+		walks = append(walks, w)
 	}
-	out := mergeAhead(heads, aheadRead)
-	// Only a service whose head filled up has more: counted, bounded.
-	for i, head := range heads {
-		if len(head) < aheadRead || total >= model.MaxAhead {
-			continue
-		}
-		var n int64
-		err := t.Table("(?) AS ahead", t.aheadQuery(row, services[i], cond, args, "id", model.MaxAhead)).Count(&n).Error
-		if err != nil {
-			return nil, 0, err
-		}
-		total += int(n) - len(head)
+	ahead, total := mergeWalks(walks)
+	return ahead, total, nil
+}
+
+// aheadWalk is one service's tickets ahead of a ticket: the first
+// aheadRead in serving order, how many there are up to MaxAhead, and the
+// branch version the statement that read them saw (0: it found none, and
+// so no version).
+type aheadWalk struct {
+	head    []aheadRow
+	count   int
+	version int64
+}
+
+// mergeWalks is the services of the first aheadRead tickets of walks in
+// serving order, and how many tickets they hold in all up to MaxAhead.
+func mergeWalks(walks []aheadWalk) ([]int64, int) {
+	heads := make([][]aheadRow, len(walks))
+	total := 0
+	for i, w := range walks {
+		heads[i] = w.head
+		total += w.count
 	}
-	return out, min(total, model.MaxAhead), nil
+	return mergeAhead(heads, aheadRead), min(total, model.MaxAhead)
+}
+
+// walkAhead reads service's walk ahead of row in one statement: the head,
+// the bounded count and the branch version beside them, all from the
+// one committed state the statement sees (see takeReading).
+func (t *txn) walkAhead(row ticketRow, service int64) (aheadWalk, error) {
+	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
+	fields := model.ServingOrder()
+	cols := "h." + strings.Join(fields, ", h.")
+	q := t.Table("(?) AS h", t.aheadQuery(row, service, cond, args, callOrder, aheadRead)).
+		Select(cols+", (?) AS n, (?) AS v",
+			t.Table("(?) AS c", t.aheadQuery(row, service, cond, args, "id", model.MaxAhead)).Select("count(*)"),
+			t.Table("branch").Select("version").Where("id = ?", t.s.branchID))
+	rows, err := q.Rows()
+	if err != nil {
+		return aheadWalk{}, err
+	}
+	defer rows.Close()
+	// Scanned by hand: the ORM's reflection per row was most of the cost.
+	n := len(fields)
+	w := aheadWalk{}
+	keys := make([]int64, 0, 64*n)
+	dest := make([]any, n+2)
+	dest[n], dest[n+1] = &w.count, &w.version
+	for rows.Next() {
+		keys = append(keys, make([]int64, n)...)
+		k := keys[len(keys)-n:]
+		for i := range n {
+			dest[i] = &k[i]
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return aheadWalk{}, err
+		}
+		w.head = append(w.head, aheadRow{service: service})
+	}
+	if err := rows.Err(); err != nil {
+		return aheadWalk{}, err
+	}
+	// The keys' backing array stopped moving: hand out the slices now.
+	for i := range w.head {
+		w.head[i].key = keys[i*n : (i+1)*n : (i+1)*n]
+	}
+	// The derived table's order is the engine's to keep or not.
+	slices.SortFunc(w.head, func(a, b aheadRow) int { return slices.Compare(a.key, b.key) })
+	return w, nil
 }
 
 // aheadQuery is the walk of service's waiting tickets served before row.
@@ -74,40 +126,6 @@ func (t *txn) aheadQuery(row ticketRow, service int64, cond string, args []any, 
 	return t.Model(&ticketRow{}).Select(fields).
 		Where("branch_id = ? AND status = 1 AND business_date = ? AND service_id = ?", t.s.branchID, row.BusinessDate, service).
 		Where(cond, args...).Order(callOrder).Limit(limit)
-}
-
-// aheadHead reads the first aheadRead tickets of service ahead of row, in
-// serving order, with their keys.
-func (t *txn) aheadHead(row ticketRow, service int64, cond string, args []any) ([]aheadRow, error) {
-	rows, err := t.aheadQuery(row, service, cond, args, callOrder, aheadRead).Rows()
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	// Scanned by hand: the ORM's reflection per row was most of the cost.
-	n := len(model.ServingOrder())
-	var out []aheadRow
-	keys := make([]int64, 0, 64*n)
-	dest := make([]any, n)
-	for rows.Next() {
-		keys = append(keys, make([]int64, n)...)
-		k := keys[len(keys)-n:]
-		for i := range dest {
-			dest[i] = &k[i]
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, err
-		}
-		out = append(out, aheadRow{service: service})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	// The keys' backing array stopped moving: hand out the slices now.
-	for i := range out {
-		out[i].key = keys[i*n : (i+1)*n : (i+1)*n]
-	}
-	return out, nil
 }
 
 // mergeAhead is the services of the first limit rows of heads, each in

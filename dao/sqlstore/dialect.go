@@ -54,6 +54,9 @@ type dialect interface {
 	// serviceInBound says the walk of one service's tickets ahead names
 	// service_id in its row comparison too (see aheadQuery).
 	serviceInBound() bool
+	// statementSnapshot says one statement reads one committed state, so
+	// the branch version it reads beside its rows is theirs (takeReading).
+	statementSnapshot() bool
 	// scratch says how to create and drop the database name on the server
 	// u reaches, for tests and tools that need an empty one.
 	scratch(u *url.URL, name string) (scratchDB, error)

@@ -66,6 +66,10 @@ func (mssqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 // rowValues: SQL Server has no row values.
 func (mssqlDialect) rowValues() bool { return false }
 
+// Under locking read committed a statement reads rows as it goes, not
+// one committed state: no kept reading (takeReading).
+func (mssqlDialect) statementSnapshot() bool { return false }
+
 func (mssqlDialect) serviceInBound() bool { return false }
 
 func (mssqlDialect) refreshStats(db *gorm.DB) error {

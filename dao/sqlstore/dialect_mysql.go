@@ -108,6 +108,8 @@ func (mysqlDialect) migrate(*gorm.DB) error { return nil }
 // rowValues: MariaDB parses row comparisons but does not bound an index range with them.
 func (mysqlDialect) rowValues() bool { return false }
 
+func (mysqlDialect) statementSnapshot() bool { return true }
+
 func (mysqlDialect) serviceInBound() bool { return false }
 
 func (mysqlDialect) refreshStats(db *gorm.DB) error {

@@ -92,6 +92,8 @@ func (d postgresDialect) migrate(db *gorm.DB) error {
 // rowValues: the comparison bounds the walk of ix_ticket_call.
 func (postgresDialect) rowValues() bool { return true }
 
+func (postgresDialect) statementSnapshot() bool { return true }
+
 // serviceInBound: PostgreSQL estimates a row comparison from its first
 // column alone; see aheadQuery.
 func (postgresDialect) serviceInBound() bool { return true }

@@ -96,6 +96,8 @@ func (sqliteDialect) migrate(*gorm.DB) error { return nil }
 // rowValues: the comparison bounds the walk of ix_ticket_call.
 func (sqliteDialect) rowValues() bool { return true }
 
+func (sqliteDialect) statementSnapshot() bool { return true }
+
 // serviceInBound: SQLite bounds the walk by the comparison after the
 // equal service_id, and by a comparison naming service_id not at all.
 func (sqliteDialect) serviceInBound() bool { return false }

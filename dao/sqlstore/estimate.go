@@ -39,9 +39,13 @@ type estimateBase struct {
 	perService map[string]time.Duration
 	def        time.Duration
 	arrivals   []arrivalRow
+	// since is when the customer at each window (by index in windows)
+	// was called: Busy is now less it, made again by at.
+	since []time.Time
 }
 
 type arrivalRow struct {
+	ID        int64
 	ServiceID int64
 	Priority  int
 	Lane      int
@@ -90,7 +94,7 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 	if err != nil {
 		return b, err
 	}
-	err = t.Table("ticket").Select("service_id, priority, lane, issued_at").Where("branch_id = ?", t.s.branchID).
+	err = t.Table("ticket").Select("id, service_id, priority, lane, issued_at").Where("branch_id = ?", t.s.branchID).
 		Order("issued_at DESC").Limit(recentArrivals).Scan(&b.arrivals).Error
 	if err != nil {
 		return b, err
@@ -105,23 +109,37 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 	for _, r := range rows { // one row per window and service, by window
 		if n := len(b.windows); n == 0 || b.windows[n-1].Number != r.Number {
 			w := model.EstimateWindow{Number: r.Number, Open: model.WindowStatus(r.Status) == model.WindowOpen, Idle: r.CurrentTicketID == nil}
+			since := now
 			if !w.Idle {
-				since := now
 				if c, ok := lastCall[r.Number]; ok {
 					since, w.Current = c.At, b.codes[c.ServiceID]
 				} else if r.LastActionAt != nil {
 					since = *r.LastActionAt
 				}
-				w.Busy = max(now.Sub(since), 0)
 			}
 			b.windows = append(b.windows, w)
+			b.since = append(b.since, since)
 		}
 		if r.ServiceID != nil && svc[*r.ServiceID].Enabled {
 			w := &b.windows[len(b.windows)-1]
 			w.Services = append(w.Services, b.codes[*r.ServiceID])
 		}
 	}
-	return b, nil
+	return b.at(now), nil
+}
+
+// at is b as seen at now: how long each busy window's customer has been
+// there, and the span the arrivals' rate is taken over. The windows are
+// copied: a kept base is shared by takes.
+func (b estimateBase) at(now time.Time) estimateBase {
+	b.now = now
+	b.windows = slices.Clone(b.windows)
+	for i := range b.windows {
+		if w := &b.windows[i]; !w.Idle {
+			w.Busy = max(now.Sub(b.since[i]), 0)
+		}
+	}
+	return b
 }
 
 // callRates are the mean times from one call at a window to its next, by

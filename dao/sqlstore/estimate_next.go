@@ -43,10 +43,18 @@ func (s *GormStore) NextPositions(ctx context.Context) (map[string]model.Positio
 }
 
 // takeProbe is a number of the service taken at now as the estimate sees
-// it before it exists: last among its equals, as its id and issue time
-// will be. The tile's promise and the take's own estimate are made from
-// this one row, so they agree.
+// it before it exists: last among its equals, after every ticket of its
+// lane and priority already taken, whatever its issue time, as its
+// sequence number will be. The tile's promise and the take's own estimate
+// are made from this one row, so they agree.
 func (s *GormStore) takeProbe(serviceID int64, date string, priority int, now time.Time) ticketRow {
-	return ticketRow{ID: math.MaxInt64, BranchID: s.branchID, IssueServiceID: serviceID, ServiceID: serviceID, BusinessDate: date,
-		Priority: priority, Status: int(model.Waiting), Lane: int(model.LaneNormal), SortKey: now.UnixMicro() * sortKeyScale}
+	r := probeRow(priority)
+	r.BranchID, r.IssueServiceID, r.ServiceID, r.BusinessDate, r.IssuedAt = s.branchID, serviceID, serviceID, date, now
+	return r
+}
+
+// probeRow is a new number of priority p in serving order: the normal
+// lane, after every key.
+func probeRow(p int) ticketRow {
+	return ticketRow{ID: math.MaxInt64, Priority: p, Status: int(model.Waiting), Lane: int(model.LaneNormal), SortKey: math.MaxInt64}
 }

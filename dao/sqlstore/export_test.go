@@ -106,3 +106,63 @@ func ObserveDirect(t interface{ Cleanup(func()) }, fn func(sql string, vars []an
 	sentDirect.Store(&fn)
 	t.Cleanup(func() { sentDirect.Store(nil) })
 }
+
+// Estimated is what an estimate of a new number was made of and said.
+type Estimated struct {
+	Position model.Position
+	// Arrivals are the ids of the recent numbers taken it counted the
+	// better-priority ones of, newest first.
+	Arrivals []int64
+}
+
+// KeptAndFreshEstimates is the estimate of a new number of service at
+// priority (0: the service's own) at one moment, made from the store's kept
+// reading brought up to date as a take would, and from a fresh reading.
+func KeptAndFreshEstimates(ctx context.Context, s *GormStore, service string, priority int) (kept, fresh Estimated, err error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return kept, fresh, err
+	}
+	t := s.read(ctx)
+	t.now, t.date = now, s.calendar(ctx).Date(now)
+	svc, err := t.serviceByCode(service)
+	if err != nil {
+		return kept, fresh, err
+	}
+	if priority == 0 {
+		priority = svc.Priority
+	}
+	row := s.takeProbe(svc.ID, t.date, priority, now)
+	if kept.Position, err = t.takenPosition(row, now); err != nil {
+		return kept, fresh, err
+	}
+	if r := s.readings.get(); r != nil {
+		kept.Arrivals = arrivalIDs(r.base.arrivals)
+	}
+	if fresh.Position, err = t.position(row, now); err != nil {
+		return kept, fresh, err
+	}
+	b, err := t.estimateBase(now)
+	fresh.Arrivals = arrivalIDs(b.arrivals)
+	return kept, fresh, err
+}
+
+func arrivalIDs(as []arrivalRow) []int64 {
+	out := make([]int64, len(as))
+	for i, a := range as {
+		out[i] = a.ID
+	}
+	return out
+}
+
+// ReplayedEvents is how many events a kept reading was brought up to date
+// with instead of read again.
+func (s *GormStore) ReplayedEvents() int64 { return s.readings.replayed.Load() }
+
+// KeepReadings keeps take readings for up to d until the test ends, so a
+// test slower than the usual bound still brings one reading up to date.
+func KeepReadings(t interface{ Cleanup(func()) }, d time.Duration) {
+	prev := maxReadingAge
+	maxReadingAge = d
+	t.Cleanup(func() { maxReadingAge = prev })
+}

@@ -38,6 +38,7 @@ type GormStore struct {
 	writers   chan struct{}             // one slot per pooled connection; see writeOnce
 	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
 	taken     lastTake
+	readings  readings // the last take's estimate reading (take_reading.go)
 	// sharedPool: the connections belong to the Store this one was made
 	// from (Branch), which closes them.
 	sharedPool bool

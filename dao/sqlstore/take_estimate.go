@@ -8,7 +8,7 @@ import (
 
 // takePosition is the estimate the take makes; a variable so a test can
 // make it fail.
-var takePosition = (*txn).position
+var takePosition = (*txn).takenPosition
 
 // takeEstimate is the estimate of the number about to be taken, as row,
 // and the seconds to keep beside it. The estimate is decoration and the
