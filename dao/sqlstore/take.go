@@ -34,8 +34,9 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 	}
 	var out model.Ticket
 	var pos model.Position
-	var last *txn // the attempt that committed, with its event's version
-	kept := false // the take made its estimate (pos)
+	var last *txn       // the attempt that committed, with its event's version
+	kept := false       // the take made its estimate (pos)
+	noEstimate := false // it failed once: the take goes on without
 	err := s.write(ctx, func(t *txn) error {
 		last = t
 		var at *string
@@ -81,7 +82,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		// kiosks of the service wait for the number only, not for the walk
 		// of the tickets ahead.
 		var est *int
-		pos, est, err = t.takeEstimate(t.s.takeProbe(svc.ID, t.date, priority, t.now))
+		pos, est, err = t.takeEstimate(t.s.takeProbe(svc.ID, t.date, priority, t.now), &noEstimate)
 		if err != nil {
 			return err
 		}

@@ -13,14 +13,15 @@ var takePosition = (*txn).takenPosition
 // takeEstimate is the estimate of the number about to be taken, as row,
 // and the seconds to keep beside it. The estimate is decoration and the
 // number is what the customer came for: when it fails the number is still
-// taken, with no estimate kept (nil). A savepoint undoes the failed reads,
-// as PostgreSQL refuses every statement after a failed one in the same
-// transaction. A deadlock or a lost race is returned, so the whole take is
-// retried as any other write.
-func (t *txn) takeEstimate(row ticketRow) (model.Position, *int, error) {
-	const sp = "take_estimate"
-	if err := t.SavePoint(sp).Error; err != nil {
-		return model.Position{}, nil, err
+// taken, with no estimate kept. PostgreSQL refuses every statement after a
+// failed one in the same transaction, so the failure ends the attempt
+// (errRedo) and the take runs again without an estimate (skip): a
+// savepoint instead would cost every take a round trip for a failure that
+// is rare. A deadlock or a lost race is returned as such, so the whole
+// take is retried as any other write.
+func (t *txn) takeEstimate(row ticketRow, skip *bool) (model.Position, *int, error) {
+	if *skip {
+		return model.Position{}, nil, nil
 	}
 	pos, err := takePosition(t, row, t.now)
 	if err == nil && pos.NoWindow {
@@ -35,11 +36,9 @@ func (t *txn) takeEstimate(row ticketRow) (model.Position, *int, error) {
 	if errors.Is(err, errConflict) || t.s.d.errorKind(err) == errRetry {
 		return model.Position{}, nil, err
 	}
-	if rerr := t.RollbackTo(sp).Error; rerr != nil {
-		return model.Position{}, nil, err
-	}
 	t.s.logEstimateFailed(row.ServiceID, err)
-	return model.Position{}, nil, nil
+	*skip = true
+	return model.Position{}, nil, errRedo
 }
 
 // logEstimateFailed notes a take that kept no estimate: the service and

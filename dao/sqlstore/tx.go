@@ -20,6 +20,10 @@ var errConflict = errors.New("concurrent update")
 // transaction is rolled back and no event is written.
 var errSkip = errors.New("nothing to do")
 
+// errRedo: the attempt ended itself having chosen to do less (a take
+// whose estimate failed); it is rolled back and run again at once.
+var errRedo = errors.New("run the write again")
+
 // txn is one write transaction: the database clock read once, the business
 // date, lazily loaded reference data, and the events to log at the end.
 type txn struct {
@@ -73,6 +77,9 @@ func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
 		if err == nil {
 			s.notify(v)
 			return nil
+		}
+		if errors.Is(err, errRedo) && attempt < maxAttempts {
+			continue
 		}
 		retry := errors.Is(err, errConflict) || s.d.errorKind(err) == errRetry
 		if !retry || attempt == maxAttempts || ctx.Err() != nil {
