@@ -166,3 +166,12 @@ func KeepReadings(t interface{ Cleanup(func()) }, d time.Duration) {
 	maxReadingAge = d
 	t.Cleanup(func() { maxReadingAge = prev })
 }
+
+// ForgetTakeReading drops the kept reading, for tickets written past the
+// store (bulk loads with no events) and for a test that wants the take's
+// full reading.
+func (s *GormStore) ForgetTakeReading() {
+	s.readings.mu.Lock()
+	defer s.readings.mu.Unlock()
+	s.readings.r = nil
+}
