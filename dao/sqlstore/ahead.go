@@ -72,10 +72,15 @@ func (t *txn) walkAhead(row ticketRow, service int64) (aheadWalk, error) {
 	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
 	fields := model.ServingOrder()
 	cols := "h." + strings.Join(fields, ", h.")
-	q := t.Table("(?) AS h", t.aheadQuery(row, service, cond, args, callOrder, aheadRead)).
-		Select(cols+", (?) AS n, (?) AS v",
-			t.Table("(?) AS c", t.aheadQuery(row, service, cond, args, "id", model.MaxAhead)).Select("count(*)"),
-			t.Table("branch").Select("version").Where("id = ?", t.s.branchID))
+	count := t.Table("(?) AS c", t.aheadQuery(row, service, cond, args, "id", model.MaxAhead)).Select("count(*)")
+	q := t.Table("(?) AS h", t.aheadQuery(row, service, cond, args, callOrder, aheadRead))
+	if t.s.d.statementSnapshot() {
+		q = q.Select(cols+", (?) AS n, (?) AS v", count, t.Table("branch").Select("version").Where("id = ?", t.s.branchID))
+	} else {
+		// No reading is kept, and the version row would only be one
+		// more lock to wait for behind a committing write.
+		q = q.Select(cols+", (?) AS n, 0 AS v", count)
+	}
 	rows, err := q.Rows()
 	if err != nil {
 		return aheadWalk{}, err

@@ -39,5 +39,15 @@ func TestCustomerLevelServiceStoppedFallsBack(t *testing.T) {
 		if tk := ok(t)(s.TakeTicketFor(bg, "A", p.ID, model.SourceKiosk)); tk.Service != "V" {
 			t.Fatalf("with V open again: %+v, want V", tk)
 		}
+		// A take run again (here its estimate failed; a lost race is
+		// the same) starts from the service tapped, not from the one
+		// the attempt before settled on.
+		v.Enabled = false
+		_, err = s.SaveService(bg, v)
+		okAny(t, err)
+		sqlstore.FailTakeEstimate(t)
+		if tk := ok(t)(s.TakeTicketFor(bg, "A", p.ID, model.SourceKiosk)); tk.Service != "A" || tk.Priority != 1 {
+			t.Fatalf("with V stopped and the estimate failing: %+v, want an A ticket at priority 1", tk)
+		}
 	})
 }

@@ -109,7 +109,7 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 	for _, r := range rows { // one row per window and service, by window
 		if n := len(b.windows); n == 0 || b.windows[n-1].Number != r.Number {
 			w := model.EstimateWindow{Number: r.Number, Open: model.WindowStatus(r.Status) == model.WindowOpen, Idle: r.CurrentTicketID == nil}
-			since := now
+			var since time.Time // zero: busy for no known time, as good as just called
 			if !w.Idle {
 				if c, ok := lastCall[r.Number]; ok {
 					since, w.Current = c.At, b.codes[c.ServiceID]
@@ -135,7 +135,7 @@ func (b estimateBase) at(now time.Time) estimateBase {
 	b.now = now
 	b.windows = slices.Clone(b.windows)
 	for i := range b.windows {
-		if w := &b.windows[i]; !w.Idle {
+		if w := &b.windows[i]; !w.Idle && !b.since[i].IsZero() {
 			w.Busy = max(now.Sub(b.since[i]), 0)
 		}
 	}

@@ -44,9 +44,12 @@ func (s *GormStore) NextPositions(ctx context.Context) (map[string]model.Positio
 
 // takeProbe is a number of the service taken at now as the estimate sees
 // it before it exists: last among its equals, after every ticket of its
-// lane and priority already taken, whatever its issue time, as its
-// sequence number will be. The tile's promise and the take's own estimate
-// are made from this one row, so they agree.
+// lane and priority already taken, whatever its issue time. Within its
+// service that is exact (issueKey keeps the keys in sequence order);
+// another service's ticket taken in the same milliseconds with a later
+// clock may be counted ahead though it will be called after. The tile's
+// promise and the take's own estimate are made from this one row, so
+// they agree.
 func (s *GormStore) takeProbe(serviceID int64, date string, priority int, now time.Time) ticketRow {
 	r := probeRow(priority)
 	r.BranchID, r.IssueServiceID, r.ServiceID, r.BusinessDate, r.IssuedAt = s.branchID, serviceID, serviceID, date, now

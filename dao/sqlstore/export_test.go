@@ -175,3 +175,23 @@ func (s *GormStore) ForgetTakeReading() {
 	defer s.readings.mu.Unlock()
 	s.readings.r = nil
 }
+
+// WriteAttempts runs a write whose attempts end in turn as outcomes says
+// ("conflict": a lost race, "redo": run again by choice), then succeed
+// with nothing written, and reports how many attempts ran.
+func WriteAttempts(ctx context.Context, s *GormStore, outcomes ...string) (int, error) {
+	n := 0
+	err := s.write(ctx, func(t *txn) error {
+		n++
+		if n <= len(outcomes) {
+			switch outcomes[n-1] {
+			case "conflict":
+				return errConflict
+			case "redo":
+				return errRedo
+			}
+		}
+		return nil
+	})
+	return n, err
+}

@@ -38,6 +38,10 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 	kept := false       // the take made its estimate (pos)
 	noEstimate := false // it failed once: the take goes on without
 	err := s.write(ctx, func(t *txn) error {
+		// Each attempt starts from what was asked: a retry must not
+		// inherit the service or priority an earlier one settled on
+		// (the level's, or the fallback to the tapped one).
+		service, priority := service, priority
 		last = t
 		var at *string
 		var atID *int64

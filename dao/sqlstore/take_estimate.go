@@ -33,7 +33,9 @@ func (t *txn) takeEstimate(row ticketRow, skip *bool) (model.Position, *int, err
 		est := pos.ETASeconds
 		return pos, &est, nil
 	}
-	if errors.Is(err, errConflict) || t.s.d.errorKind(err) == errRetry {
+	if errors.Is(err, errConflict) || t.s.d.errorKind(err) == errRetry || t.ctx.Err() != nil {
+		// Retried as any write, or the caller gave up: not the
+		// estimate's own failure.
 		return model.Position{}, nil, err
 	}
 	t.s.logEstimateFailed(row.ServiceID, err)

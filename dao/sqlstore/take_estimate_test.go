@@ -72,3 +72,29 @@ func TestTakeAtLunchKeepsNoEstimate(t *testing.T) {
 		}
 	})
 }
+
+// A take that runs again without its estimate has not lost a race: after
+// nine lost races its redo still gets its attempt, and the number is
+// taken; lost races alone still end at the tenth.
+func TestRedoIsNotALostRace(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		races := make([]string, 9)
+		for i := range races {
+			races[i] = "conflict"
+		}
+		n, err := sqlstore.WriteAttempts(bg, s, append(races, "redo")...)
+		if err != nil || n != 11 {
+			t.Fatalf("nine lost races and a redo: %d attempts, %v; want the eleventh to commit", n, err)
+		}
+		if _, err := sqlstore.WriteAttempts(bg, s, append(races, "conflict")...); !model.IsCode(err, model.EConflict) {
+			t.Fatalf("ten lost races: %v, want the conflict error", err)
+		}
+		redos := make([]string, 20)
+		for i := range redos {
+			redos[i] = "redo"
+		}
+		if n, err := sqlstore.WriteAttempts(bg, s, redos...); err == nil || n > 11 {
+			t.Fatalf("a write that always asks to run again ran %d times (%v), want it stopped", n, err)
+		}
+	})
+}

@@ -72,13 +72,23 @@ const maxAttempts = 10
 // versions as the last statements, retrying deadlocks, busy databases and
 // lost optimistic races.
 func (s *GormStore) write(ctx context.Context, fn func(*txn) error) error {
+	redos := 0
 	for attempt := 1; ; attempt++ {
 		v, err := s.writeOnce(ctx, fn)
 		if err == nil {
 			s.notify(v)
 			return nil
 		}
-		if errors.Is(err, errRedo) && attempt < maxAttempts {
+		if errors.Is(err, errRedo) {
+			// Not a lost race: the attempt does not count as one, but
+			// an fn that keeps asking is a fault, not a loop.
+			if redos++; redos > maxAttempts {
+				return s.wrap(err)
+			}
+			if ctx.Err() != nil {
+				return s.wrap(ctx.Err())
+			}
+			attempt--
 			continue
 		}
 		retry := errors.Is(err, errConflict) || s.d.errorKind(err) == errRetry
