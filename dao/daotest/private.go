@@ -4,6 +4,8 @@ package daotest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -164,10 +166,18 @@ func (p *Private) signal(sig syscall.Signal) {
 	if len(pids) == 0 {
 		p.t.Fatalf("private %s: no processes to signal", p.engine)
 	}
+	// Every process is signalled before any failure is reported: a Thaw
+	// that stopped at the first error left the rest stopped, and the
+	// test's deferred rollback then waited on them for good.
+	var failed []string
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, sig); err != nil {
-			p.t.Fatalf("signal %d: %v", pid, err)
+		// A backend may end between the listing and the signal.
+		if err := syscall.Kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+			failed = append(failed, fmt.Sprintf("%d: %v", pid, err))
 		}
+	}
+	if len(failed) > 0 {
+		p.t.Fatalf("private %s: signal %v: %s", p.engine, sig, strings.Join(failed, "; "))
 	}
 }
 
