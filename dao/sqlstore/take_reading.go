@@ -156,9 +156,11 @@ func (t *txn) currentReading(date string) (*takeReading, error) {
 // walks are read as takes need them.
 func (t *txn) newReading(date string) (*takeReading, error) {
 	r := &takeReading{date: date, built: time.Now(), walks: map[walkKey]aheadWalk{}}
-	if err := t.Raw("SELECT version FROM branch WHERE id = ?", t.s.branchID).Row().Scan(&r.version); err != nil {
+	v, err := t.s.version(t.DB)
+	if err != nil {
 		return nil, err
 	}
+	r.version = v
 	b, err := t.estimateBase(t.now)
 	if err != nil {
 		return nil, err
