@@ -77,34 +77,30 @@ type heldWindow struct {
 }
 
 func (t *txn) window(number int) (heldWindow, error) {
-	var rows []struct {
-		Number     int
-		Status     int
-		HeldNumber *string
-		HeldStatus *int
-		HeldDate   *string
-		StaffID    *int64
-		StaffDate  *string
-		ServiceID  *int64
-	}
-	err := t.Raw(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
+	var w heldWindow
+	found := false
+	// The first statement of most writes: on PostgreSQL it goes with the
+	// transaction's BEGIN, so it costs no round trip of its own.
+	err := t.read(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
 		w.staff_id, w.staff_date, ws.service_id
 		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
 		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
-		WHERE w.branch_id = ? AND w.number = ?`, t.s.branchID, number).Scan(&rows).Error
+		WHERE w.branch_id = ? AND w.number = ?`, []any{t.s.branchID, number}, func(scan func(...any) error) error {
+		var service *int64
+		if err := scan(&w.Number, &w.Status, &w.HeldNumber, &w.HeldStatus, &w.HeldDate, &w.StaffID, &w.StaffDate, &service); err != nil {
+			return err
+		}
+		found = true
+		if service != nil {
+			w.Services = append(w.Services, *service)
+		}
+		return nil
+	})
 	if err != nil {
 		return heldWindow{}, err
 	}
-	if len(rows) == 0 {
+	if !found {
 		return heldWindow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
-	}
-	r0 := rows[0]
-	w := heldWindow{Number: r0.Number, Status: r0.Status, HeldNumber: r0.HeldNumber, HeldStatus: r0.HeldStatus, HeldDate: r0.HeldDate,
-		StaffID: r0.StaffID, StaffDate: r0.StaffDate}
-	for _, r := range rows {
-		if r.ServiceID != nil {
-			w.Services = append(w.Services, *r.ServiceID)
-		}
 	}
 	return w, nil
 }

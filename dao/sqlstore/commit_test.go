@@ -194,3 +194,38 @@ func TestShiftedClockWritesInTime(t *testing.T) {
 		}
 	})
 }
+
+// Whatever a write's first statement is, it runs inside the write's
+// transaction, and a failed write leaves no transaction open: the window
+// a failed write made hold a ticket holds none, for this Store's next
+// write on its one connection and for another Store, while a write of
+// the same shape that commits is seen by both.
+func TestFirstStatementIsInTheTransaction(t *testing.T) {
+	daotest.EachDSN(t, func(t *testing.T, dsn string) {
+		if !strings.HasPrefix(dsn, "sqlite:") {
+			dsn += map[bool]string{true: "&", false: "?"}[strings.Contains(dsn, "?")] + "pool=1"
+		}
+		s, err := sqlstore.Open(bg, dsn)
+		okAny(t, err)
+		defer s.Close()
+		other, err := sqlstore.Open(bg, dsn)
+		okAny(t, err)
+		defer other.Close()
+		tk := take(t, s, "A", 0)
+		for _, first := range []string{"read", "query", "row", "write"} {
+			if err := s.FailAfterFirst(bg, 1, tk.ID, first, false); err == nil {
+				t.Fatalf("first %s: the failing write reported success", first)
+			}
+			// A take on the same connection would commit a transaction
+			// left open, with the failed write in it.
+			take(t, s, "A", 0)
+			assertHeld(t, s, 1, "")
+			assertHeld(t, other, 1, "")
+		}
+		for _, first := range []string{"read", "write"} {
+			okAny(t, s.FailAfterFirst(bg, 2, tk.ID, first, true))
+			assertHeld(t, other, 2, tk.Number)
+			okAny(t, s.FailAfterFirst(bg, 2, 0, first, true))
+		}
+	})
+}

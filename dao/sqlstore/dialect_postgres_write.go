@@ -97,20 +97,25 @@ func guardFailed(err error) error {
 
 // pgTx is a write transaction on a connection of its own, begun and ended
 // by statements instead of database/sql's transaction, which would send
-// COMMIT on its own after the last answer. A connection handed back with
-// the transaction still open (a cancelled request, a lost server) is
-// dropped by the driver before its next use.
+// COMMIT on its own after the last answer, and BEGIN on its own before the
+// first statement. A connection handed back with the transaction still
+// open (a cancelled request, a lost server) is dropped by the driver
+// before its next use.
 type pgTx struct {
 	ctx    context.Context
 	budget time.Duration // see beginWrite
 	conn   *sql.Conn
 	g      *gorm.DB
+	// begun: BEGIN went out. It goes with the first read (see read), or on
+	// its own before any other first statement (see pgPool).
+	begun bool
 }
 
 // beginWrite: GORM sees a *sql.Conn as something that can begin a
 // transaction, so a t.Transaction inside a write would send its own BEGIN
 // and COMMIT and end this one early; writes never nest transactions
-// (SkipDefaultTransaction keeps GORM from adding its own).
+// (SkipDefaultTransaction keeps GORM from adding its own), and GORM is
+// handed a pgPool, which begins none.
 func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.Duration) (writeTx, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -120,25 +125,59 @@ func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.
 	if err != nil {
 		return nil, err
 	}
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	g := db.Session(&gorm.Session{NewDB: true, Context: ctx})
-	g.Statement.ConnPool = conn
-	return &pgTx{ctx: ctx, budget: budget, conn: conn, g: g}, nil
+	x := &pgTx{ctx: ctx, budget: budget, conn: conn}
+	x.g = db.Session(&gorm.Session{NewDB: true, Context: ctx})
+	x.g.Statement.ConnPool = pgPool{x}
+	return x, nil
 }
 
 func (x *pgTx) db() *gorm.DB { return x.g }
+
+// begin sends BEGIN on its own, for a first statement that is not a read.
+func (x *pgTx) begin(ctx context.Context) error {
+	if x.begun {
+		return nil
+	}
+	x.begun = true
+	_, err := x.conn.ExecContext(ctx, "BEGIN")
+	return err
+}
+
+// read sends BEGIN and q in one batch when q is the first statement: a
+// call's window check, so a call costs one round trip less.
+func (x *pgTx) read(q string, args []any, row func(scan func(...any) error) error) error {
+	if x.begun {
+		return readRows(x.g, q, args, row)
+	}
+	x.begun = true
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	q = numbered(q)
+	showDirect(q, args)
+	b.Queue(q, args...).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			if err := row(rows.Scan); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+	return x.send(b)
+}
 
 func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 	b := &pgx.Batch{}
 	var parts []eventPart
 	if last == nil {
+		// A tail sent on its own begins the transaction through pgPool.
 		if err := execTail(x.g, tail); err != nil {
 			return 0, err
 		}
 	} else {
+		if !x.begun {
+			x.begun = true
+			b.Queue("BEGIN")
+		}
 		q, args := eventSQL(*last, tail, x.budget)
 		q = numbered(q)
 		showDirect(q, args)
@@ -153,14 +192,29 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 			return rows.Err()
 		})
 	}
-	// A transaction an earlier statement aborted answers COMMIT with
-	// ROLLBACK, and no error.
-	b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
-		if ct.String() != "COMMIT" {
-			return errRolledBack
+	if x.begun {
+		// A transaction an earlier statement aborted answers COMMIT with
+		// ROLLBACK, and no error.
+		b.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+			if ct.String() != "COMMIT" {
+				return errRolledBack
+			}
+			return nil
+		})
+		if err := x.send(b); err != nil {
+			return 0, guardFailed(err)
 		}
-		return nil
-	})
+	}
+	x.conn.Close()
+	x.conn = nil
+	if last == nil {
+		return 0, nil
+	}
+	return versionOf(parts, tail)
+}
+
+// send runs b on the transaction's connection (see sendCancellable).
+func (x *pgTx) send(b *pgx.Batch) error {
 	var batchErr error
 	err := x.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
@@ -177,17 +231,9 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, driver.ErrBadConn) {
-		return 0, err
+		return err
 	}
-	if batchErr != nil {
-		return 0, guardFailed(batchErr)
-	}
-	x.conn.Close()
-	x.conn = nil
-	if last == nil {
-		return 0, nil
-	}
-	return versionOf(parts, tail)
+	return batchErr
 }
 
 // sendCancellable runs the batch; if ctx ends meanwhile it also asks the
@@ -217,6 +263,11 @@ func (x *pgTx) rollback() {
 	if x.conn == nil {
 		return
 	}
+	if !x.begun {
+		x.conn.Close()
+		x.conn = nil
+		return
+	}
 	// The request's context may be what ended the transaction.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -240,4 +291,41 @@ func numbered(q string) string {
 		b.WriteString("$" + strconv.Itoa(n))
 	}
 	return b.String()
+}
+
+// pgPool is a pgTx's connection as GORM sees it: a statement that would
+// be the transaction's first, and is not a read, sends BEGIN before it.
+type pgPool struct{ x *pgTx }
+
+func (p pgPool) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.conn.PrepareContext(ctx, q)
+}
+
+func (p pgPool) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.conn.ExecContext(ctx, q, args...)
+}
+
+func (p pgPool) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.conn.QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext has no error of its own to return: after a failed
+// BEGIN its row is the statement's, run under a context already ended,
+// so the statement never runs outside the transaction.
+func (p pgPool) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if err := p.x.begin(ctx); err != nil {
+		ended, cancel := context.WithCancel(ctx)
+		cancel()
+		return p.x.conn.QueryRowContext(ended, q, args...)
+	}
+	return p.x.conn.QueryRowContext(ctx, q, args...)
 }

@@ -195,3 +195,38 @@ func WriteAttempts(ctx context.Context, s *GormStore, outcomes ...string) (int, 
 	})
 	return n, err
 }
+
+// FailAfterFirst is one write attempt whose first statement is of the
+// kind first names (the window read, a GORM query, a GORM single-row
+// query, or the write itself), that then makes window hold ticket id and
+// fails, or with commit set commits (id 0: holds none). On PostgreSQL BEGIN goes out with
+// the first statement or before it.
+func (s *GormStore) FailAfterFirst(ctx context.Context, window int, id int64, first string, commit bool) error {
+	_, err := s.writeOnce(ctx, func(t *txn) error {
+		var n int64
+		var err error
+		switch first {
+		case "read":
+			_, err = t.window(window)
+		case "query":
+			err = t.Raw("SELECT COUNT(*) FROM service_window WHERE branch_id = ?", t.s.branchID).Scan(&n).Error
+		case "row":
+			err = t.Raw("SELECT COUNT(*) FROM service_window WHERE branch_id = ?", t.s.branchID).Row().Scan(&n)
+		}
+		if err != nil {
+			return err
+		}
+		held := &id
+		if id == 0 {
+			held = nil
+		}
+		if err := t.Exec("UPDATE service_window SET current_ticket_id = ? WHERE branch_id = ? AND number = ?", held, t.s.branchID, window).Error; err != nil {
+			return err
+		}
+		if commit {
+			return nil
+		}
+		return errors.New("the write fails after its first statements")
+	})
+	return err
+}

@@ -44,6 +44,16 @@ type txn struct {
 	clerks map[int]*int64
 	// tail is the writes sent with the first event (see later).
 	tail []tailWrite
+	// wt is the write transaction (nil: a read outside one).
+	wt writeTx
+}
+
+// read is writeTx.read, or a plain read outside a write.
+func (t *txn) read(q string, args []any, row func(scan func(...any) error) error) error {
+	if t.wt == nil {
+		return readRows(t.DB, q, args, row)
+	}
+	return t.wt.read(q, args, row)
 }
 
 type pendingEvent struct {
@@ -136,7 +146,7 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 			wt.rollback()
 		}
 	}()
-	t := &txn{DB: wt.db(), s: s, ctx: ctx, now: now, date: cal.Date(now)}
+	t := &txn{DB: wt.db(), s: s, ctx: ctx, now: now, date: cal.Date(now), wt: wt}
 	if err := fn(t); err != nil {
 		return 0, err
 	}

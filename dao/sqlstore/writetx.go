@@ -16,6 +16,10 @@ type writeTx interface {
 	commit(last *eventRow, tail []tailWrite) (int64, error)
 	// rollback ends a transaction that did not commit.
 	rollback()
+	// read runs q, handing each row to row with its scan function. A
+	// transaction's first statement may travel with its BEGIN (pgTx):
+	// q's arguments are single values, not lists.
+	read(q string, args []any, row func(scan func(...any) error) error) error
 }
 
 // sqlTx is a writeTx on database/sql's transaction.
@@ -46,3 +50,22 @@ func (x sqlTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 }
 
 func (x sqlTx) rollback() { x.g.Rollback() }
+
+func (x sqlTx) read(q string, args []any, row func(scan func(...any) error) error) error {
+	return readRows(x.g, q, args, row)
+}
+
+// readRows is read through GORM.
+func readRows(g *gorm.DB, q string, args []any, row func(scan func(...any) error) error) error {
+	rows, err := g.Raw(q, args...).Rows()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
