@@ -16,6 +16,11 @@ var _ model.ReportFacts = (*GormStore)(nil)
 
 const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at, estimate_s, customer_level"
 
+// reportColumns is ticketColumns as the report reads them from d.
+func reportColumns(d dialect) string {
+	return timeColumns(d, ticketColumns, "issued_at", "called_at", "serve_started_at", "finished_at")
+}
+
 // issuedIn is the range filter every ticket query uses: a plain range on
 // the indexed column (ix_ticket_issued / ix_history_issued), never a
 // function of it, so a month is an index range scan even after a year.
@@ -30,7 +35,7 @@ func (s *GormStore) EachTicket(ctx context.Context, start, end time.Time, fn fun
 		{"ticket", ""},
 		{"ticket_history", " AND NOT EXISTS (SELECT 1 FROM ticket live WHERE live.id = ticket_history.id)"},
 	} {
-		rows, err := s.db.WithContext(ctx).Table(q.table).Select(ticketColumns).
+		rows, err := s.db.WithContext(ctx).Table(q.table).Select(reportColumns(s.d)).
 			Where(issuedIn+q.extra, s.branchID, start, end).Rows()
 		if err != nil {
 			return fmt.Errorf("read %s: %w", q.table, err)
@@ -49,13 +54,13 @@ func (s *GormStore) EachTicket(ctx context.Context, start, end time.Time, fn fun
 func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var t model.TicketFact
 	var window sql.NullInt64
-	var called, started, finished sql.NullTime
+	var issued, called, started, finished storedTime
 	var estimate sql.NullInt64
 	var level sql.NullString
 	var est int
 	for rows.Next() {
 		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Source, &t.Status, &window,
-			&t.CallCount, &t.Requeued, &t.IssuedAt, &called, &started, &finished, &estimate, &level); err != nil {
+			&t.CallCount, &t.Requeued, &issued, &called, &started, &finished, &estimate, &level); err != nil {
 			return err
 		}
 		t.WindowNo = nil
@@ -63,7 +68,8 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 			n := int(window.Int64)
 			t.WindowNo = &n
 		}
-		t.CalledAt, t.ServeStartedAt, t.FinishedAt = timePtr(called), timePtr(started), timePtr(finished)
+		t.IssuedAt = issued.T
+		t.CalledAt, t.ServeStartedAt, t.FinishedAt = called.ptr(), started.ptr(), finished.ptr()
 		t.EstimateS = nil
 		if estimate.Valid {
 			est = int(estimate.Int64)
@@ -75,11 +81,11 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	return rows.Err()
 }
 
-func timePtr(t sql.NullTime) *time.Time {
+func (t storedTime) ptr() *time.Time {
 	if !t.Valid {
 		return nil
 	}
-	return &t.Time
+	return &t.T
 }
 
 // FirstCalls finds the first call of the period's tickets that were
