@@ -208,10 +208,16 @@ func (t *txn) satisfaction(date string, staff *int64) (model.Satisfaction, error
 func (s *GormStore) RatingsOf(ctx context.Context, start, end time.Time) (map[int64]model.Rating, error) {
 	db := s.db.WithContext(ctx)
 	var all []ratingRow
+	// A rating carries its ticket's business day, which is within a day of
+	// the ticket's issue time in any zone: the period's ratings are read
+	// on ix_rating_day, and the ticket's issue time decides. Matching the
+	// period's ticket ids instead had SQLite collect a month's million ids
+	// first, rated or not.
+	lo, hi := start.UTC().AddDate(0, 0, -1).Format(time.DateOnly), end.UTC().AddDate(0, 0, 1).Format(time.DateOnly)
 	for _, table := range []string{"ticket", "ticket_history"} {
-		ids := s.db.Table(table).Select("id").Where(issuedIn, s.branchID, start, end)
+		issued := s.db.Table(table).Select("1").Where("id = rating.ticket_id AND "+issuedIn, s.branchID, start, end)
 		var rows []ratingRow
-		if err := db.Where("branch_id = ? AND ticket_id IN (?)", s.branchID, ids).Find(&rows).Error; err != nil {
+		if err := db.Where("branch_id = ? AND business_date BETWEEN ? AND ? AND EXISTS (?)", s.branchID, lo, hi, issued).Find(&rows).Error; err != nil {
 			return nil, s.wrap(err)
 		}
 		all = append(all, rows...)
