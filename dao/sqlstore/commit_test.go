@@ -54,9 +54,7 @@ func TestLostRaceAtCommitLeavesNothing(t *testing.T) {
 // the dead transaction (on a server, pool=1 makes it the same slot).
 func TestCancelledWriteLeavesNoOpenTransaction(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
-		if !strings.HasPrefix(dsn, "sqlite:") {
-			dsn += map[bool]string{true: "&", false: "?"}[strings.Contains(dsn, "?")] + "pool=1"
-		}
+		dsn = onePool(dsn)
 		s, err := sqlstore.Open(bg, dsn)
 		okAny(t, err)
 		defer s.Close()
@@ -78,6 +76,14 @@ func TestCancelledWriteLeavesNoOpenTransaction(t *testing.T) {
 		defer other.Close()
 		assertHeld(t, other, 1, tk.Number)
 	})
+}
+
+// onePool is dsn with a pool of one connection (SQLite has only one).
+func onePool(dsn string) string {
+	if strings.HasPrefix(dsn, "sqlite:") {
+		return dsn
+	}
+	return dsn + map[bool]string{true: "&", false: "?"}[strings.Contains(dsn, "?")] + "pool=1"
 }
 
 // assertHeld checks the ticket number window shows ("" for none).
@@ -202,9 +208,7 @@ func TestShiftedClockWritesInTime(t *testing.T) {
 // the same shape that commits is seen by both.
 func TestFirstStatementIsInTheTransaction(t *testing.T) {
 	daotest.EachDSN(t, func(t *testing.T, dsn string) {
-		if !strings.HasPrefix(dsn, "sqlite:") {
-			dsn += map[bool]string{true: "&", false: "?"}[strings.Contains(dsn, "?")] + "pool=1"
-		}
+		dsn = onePool(dsn)
 		s, err := sqlstore.Open(bg, dsn)
 		okAny(t, err)
 		defer s.Close()
