@@ -208,12 +208,14 @@ func (t *txn) satisfaction(date string, staff *int64) (model.Satisfaction, error
 func (s *GormStore) RatingsOf(ctx context.Context, start, end time.Time) (map[int64]model.Rating, error) {
 	db := s.db.WithContext(ctx)
 	var all []ratingRow
-	// A rating carries its ticket's business day, which is within a day of
-	// the ticket's issue time in any zone: the period's ratings are read
-	// on ix_rating_day, and the ticket's issue time decides. Matching the
-	// period's ticket ids instead had SQLite collect a month's million ids
-	// first, rated or not.
-	lo, hi := start.UTC().AddDate(0, 0, -1).Format(time.DateOnly), end.UTC().AddDate(0, 0, 1).Format(time.DateOnly)
+	// A rating carries its ticket's business day, which is within two days
+	// of the ticket's UTC issue date in any zone and day start (UTC−12 with
+	// the day starting at 23:59 puts it two days back), and one more if the
+	// branch's zone or day start changed since: the ratings of those days
+	// are read on ix_rating_day, and the ticket's issue time decides.
+	// Matching the period's ticket ids instead had SQLite collect a month's
+	// million ids first, rated or not.
+	lo, hi := start.UTC().AddDate(0, 0, -3).Format(time.DateOnly), end.UTC().AddDate(0, 0, 3).Format(time.DateOnly)
 	for _, table := range []string{"ticket", "ticket_history"} {
 		issued := s.db.Table(table).Select("1").Where("id = rating.ticket_id AND "+issuedIn, s.branchID, start, end)
 		var rows []ratingRow

@@ -68,6 +68,9 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 			n := int(window.Int64)
 			t.WindowNo = &n
 		}
+		if !issued.Valid {
+			return fmt.Errorf("ticket %d has no issue time", t.ID)
+		}
 		t.IssuedAt = issued.T
 		t.CalledAt, t.ServeStartedAt, t.FinishedAt = called.ptr(), started.ptr(), finished.ptr()
 		t.EstimateS = nil

@@ -81,9 +81,18 @@ var storedLayouts = []string{
 
 // parseStoredTime decodes 2006-01-02 15:04:05[.fraction][±07:00|Z] by
 // position, the way time.ParseInLocation(layout, s, time.UTC) would; any
-// other text goes to time.ParseInLocation with the driver's layouts.
+// other text is read as the driver reads it: Go's time.String form, then
+// its layouts.
 func parseStoredTime(s string) (time.Time, error) {
 	if t, ok := fastStoredTime(s); ok {
+		return t, nil
+	}
+	// Go's own time.String form, which the driver reads too.
+	goForm := s
+	if i := strings.Index(goForm, " m="); i > 0 {
+		goForm = goForm[:i]
+	}
+	if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", strings.TrimSpace(goForm)); err == nil {
 		return t, nil
 	}
 	ts := strings.TrimSuffix(s, "Z")

@@ -84,11 +84,12 @@ func TestStoredTimeReadsWhatTheDriverWrote(t *testing.T) {
 // same time; text that is no time is an error, not a zero time.
 func TestStoredTimeOtherLayouts(t *testing.T) {
 	for s, want := range map[string]time.Time{
-		"2026-12-04":                     time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC),
-		"2026-12-04T08:30":               time.Date(2026, 12, 4, 8, 30, 0, 0, time.UTC),
-		"2026-12-04 08:30:05Z":           time.Date(2026, 12, 4, 8, 30, 5, 0, time.UTC),
-		"2026-12-04T08:30:05.5+08:00":    time.Date(2026, 12, 4, 0, 30, 5, 5e8, time.UTC),
-		"2026-12-04 08:30:05.1234567891": time.Date(2026, 12, 4, 8, 30, 5, 123456789, time.UTC),
+		"2026-12-04":                                      time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC),
+		"2026-12-04T08:30":                                time.Date(2026, 12, 4, 8, 30, 0, 0, time.UTC),
+		"2026-12-04 08:30:05Z":                            time.Date(2026, 12, 4, 8, 30, 5, 0, time.UTC),
+		"2026-12-04T08:30:05.5+08:00":                     time.Date(2026, 12, 4, 0, 30, 5, 5e8, time.UTC),
+		"2026-12-04 08:30:05.1234567891":                  time.Date(2026, 12, 4, 8, 30, 5, 123456789, time.UTC),
+		"2026-12-04 08:30:05.25 +0800 CST m=+0.000000001": time.Date(2026, 12, 4, 0, 30, 5, 25e7, time.UTC),
 	} {
 		var st storedTime
 		if err := st.Scan(s); err != nil || !st.Valid || !st.T.Equal(want) {
