@@ -149,9 +149,24 @@ func (x *pgTx) read(q string, args []any, row func(scan func(...any) error) erro
 	if x.begun {
 		return readRows(x.g, q, args, row)
 	}
-	x.begun = true
+	b := x.batch()
+	queueRows(b, q, args, row)
+	return x.send(b)
+}
+
+// batch is a batch that begins the transaction first if nothing has.
+func (x *pgTx) batch() *pgx.Batch {
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
+	if !x.begun {
+		x.begun = true
+		b.Queue("BEGIN")
+	}
+	return b
+}
+
+// queueRows queues q, written with ? placeholders, handing each row of its
+// answer to row.
+func queueRows(b *pgx.Batch, q string, args []any, row func(scan func(...any) error) error) {
 	q = numbered(q)
 	showDirect(q, args)
 	b.Queue(q, args...).Query(func(rows pgx.Rows) error {
@@ -162,34 +177,27 @@ func (x *pgTx) read(q string, args []any, row func(scan func(...any) error) erro
 		}
 		return rows.Err()
 	})
-	return x.send(b)
 }
 
 func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
-	b := &pgx.Batch{}
 	var parts []eventPart
 	if last == nil {
 		// A tail sent on its own begins the transaction through pgPool.
 		if err := execTail(x.g, tail); err != nil {
 			return 0, err
 		}
-	} else {
-		if !x.begun {
-			x.begun = true
-			b.Queue("BEGIN")
-		}
+	}
+	b := &pgx.Batch{}
+	if last != nil {
+		b = x.batch() // nothing begun yet: BEGIN goes with the event
 		q, args := eventSQL(*last, tail, x.budget)
-		q = numbered(q)
-		showDirect(q, args)
-		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
-			for rows.Next() {
-				var p eventPart
-				if err := rows.Scan(&p.K, &p.N); err != nil {
-					return err
-				}
-				parts = append(parts, p)
+		queueRows(b, q, args, func(scan func(...any) error) error {
+			var p eventPart
+			if err := scan(&p.K, &p.N); err != nil {
+				return err
 			}
-			return rows.Err()
+			parts = append(parts, p)
+			return nil
 		})
 	}
 	if x.begun {
