@@ -19,6 +19,7 @@ require (
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/driver/sqlserver v1.6.3
 	gorm.io/gorm v1.31.2
+	modernc.org/libc v1.22.5
 )
 
 require (
@@ -84,7 +85,6 @@ require (
 	golang.org/x/tools v0.52.0 // indirect
 	golang.org/x/tools/go/vcs v0.1.0-deprecated // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	modernc.org/libc v1.22.5 // indirect
 	modernc.org/mathutil v1.5.0 // indirect
 	modernc.org/memory v1.5.0 // indirect
 	modernc.org/sqlite v1.23.1 // indirect

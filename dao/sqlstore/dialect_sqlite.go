@@ -65,6 +65,7 @@ func (sqliteDialect) target(dsn, _ string) (target, error) {
 }
 
 func (sqliteDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
+	pinAllocator()
 	db, err := sql.Open(sqlite.DriverName, dsn)
 	return db, &sqlite.Dialector{Conn: db}, err
 }
