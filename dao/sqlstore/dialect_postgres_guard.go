@@ -73,10 +73,10 @@ func installGuards(db *gorm.DB) error {
 	return nil
 }
 
-// pastBudget says err is jiaohao_in_time's: the write waited too long
-// (for a lock, a busy server), which is a deadline missed, not a database
-// that is down.
+// pastBudget says err is jiaohao_in_time's, or errLate: the write waited
+// too long (for a lock, a busy server), which is a deadline missed, not a
+// database that is down.
 func pastBudget(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == lateCode
+	return errors.Is(err, errLate) || errors.As(err, &pe) && pe.Code == lateCode
 }

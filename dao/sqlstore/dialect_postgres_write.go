@@ -48,9 +48,8 @@ func eventSQL(e eventRow, tail []tailWrite, budget time.Duration) (string, []any
 		args = append(args, w.args...)
 	}
 	with = append(with, "v AS (UPDATE branch SET version = version + 1 WHERE id = ? RETURNING version)",
-		`e AS (INSERT INTO queue_event (branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, staff_id, detail)
-		SELECT ?, v.version, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM v RETURNING version)`)
-	args = append(args, e.BranchID, e.BranchID, e.At, e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.StaffID, e.Detail)
+		"e AS (INSERT INTO queue_event ("+eventColumns+") SELECT ?, v.version, ?, "+placeholders(len(e.rest()))+" FROM v RETURNING version)")
+	args = append(append(args, e.BranchID, e.BranchID, e.At), e.rest()...)
 	// The event is guarded too: with its row missing the commit would
 	// keep the writes without their event.
 	parts = append(parts, "SELECT -1 AS k, jiaohao_one_row(COUNT(*)) AS n FROM e", fmt.Sprintf("SELECT %d AS k, version AS n FROM e", len(tail)))
@@ -107,7 +106,7 @@ type pgTx struct {
 	conn   *sql.Conn
 	g      *gorm.DB
 	// begun: BEGIN went out. It goes with the first read (see read), or on
-	// its own before any other first statement (see pgPool).
+	// its own before any other first statement (see lazyPool).
 	begun bool
 }
 
@@ -115,7 +114,7 @@ type pgTx struct {
 // transaction, so a t.Transaction inside a write would send its own BEGIN
 // and COMMIT and end this one early; writes never nest transactions
 // (SkipDefaultTransaction keeps GORM from adding its own), and GORM is
-// handed a pgPool, which begins none.
+// handed a lazyPool, which begins none.
 func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.Duration) (writeTx, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -127,11 +126,13 @@ func (postgresDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.
 	}
 	x := &pgTx{ctx: ctx, budget: budget, conn: conn}
 	x.g = db.Session(&gorm.Session{NewDB: true, Context: ctx})
-	x.g.Statement.ConnPool = pgPool{x}
+	x.g.Statement.ConnPool = lazyPool{x}
 	return x, nil
 }
 
 func (x *pgTx) db() *gorm.DB { return x.g }
+
+func (x *pgTx) sqlConn() *sql.Conn { return x.conn }
 
 // begin sends BEGIN on its own, for a first statement that is not a read.
 func (x *pgTx) begin(ctx context.Context) error {
@@ -182,7 +183,7 @@ func queueRows(b *pgx.Batch, q string, args []any, row func(scan func(...any) er
 func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 	var parts []eventPart
 	if last == nil {
-		// A tail sent on its own begins the transaction through pgPool.
+		// A tail sent on its own begins the transaction through lazyPool.
 		if err := execTail(x.g, tail); err != nil {
 			return 0, err
 		}
@@ -299,41 +300,4 @@ func numbered(q string) string {
 		b.WriteString("$" + strconv.Itoa(n))
 	}
 	return b.String()
-}
-
-// pgPool is a pgTx's connection as GORM sees it: a statement that would
-// be the transaction's first, and is not a read, sends BEGIN before it.
-type pgPool struct{ x *pgTx }
-
-func (p pgPool) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
-	if err := p.x.begin(ctx); err != nil {
-		return nil, err
-	}
-	return p.x.conn.PrepareContext(ctx, q)
-}
-
-func (p pgPool) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if err := p.x.begin(ctx); err != nil {
-		return nil, err
-	}
-	return p.x.conn.ExecContext(ctx, q, args...)
-}
-
-func (p pgPool) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if err := p.x.begin(ctx); err != nil {
-		return nil, err
-	}
-	return p.x.conn.QueryContext(ctx, q, args...)
-}
-
-// QueryRowContext has no error of its own to return: after a failed
-// BEGIN its row is the statement's, run under a context already ended,
-// so the statement never runs outside the transaction.
-func (p pgPool) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if err := p.x.begin(ctx); err != nil {
-		ended, cancel := context.WithCancel(ctx)
-		cancel()
-		return p.x.conn.QueryRowContext(ended, q, args...)
-	}
-	return p.x.conn.QueryRowContext(ctx, q, args...)
 }

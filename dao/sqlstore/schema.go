@@ -181,6 +181,17 @@ type eventRow struct {
 
 func (eventRow) TableName() string { return "queue_event" }
 
+// eventColumns are queue_event's columns in the order the event's last
+// statement (PostgreSQL's and MySQL's) writes them: the branch, the
+// version and the time, which each engine gives in its own way, then
+// rest's.
+const eventColumns = "branch_id, version, at, kind, ticket_id, window_no, from_status, to_status, actor, staff_id, detail"
+
+// rest is e's values of eventColumns after the time.
+func (e eventRow) rest() []any {
+	return []any{e.Kind, e.TicketID, e.WindowNo, e.FromStatus, e.ToStatus, e.Actor, e.StaffID, e.Detail}
+}
+
 type settingRow struct {
 	BranchID int64  `gorm:"primaryKey;autoIncrement:false"`
 	Key      string `gorm:"primaryKey;size:40;column:skey"`

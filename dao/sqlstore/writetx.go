@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"gorm.io/gorm"
 )
@@ -21,6 +23,11 @@ type writeTx interface {
 	// q's arguments are single values, not lists.
 	read(q string, args []any, row func(scan func(...any) error) error) error
 }
+
+// errLate: a write whose commit travels with its last statement got what
+// that statement waited for past its caller's time, and rolled back
+// rather than commit when the caller might not hear of it.
+var errLate = errors.New("the write got its locks past its deadline")
 
 // sqlTx is a writeTx on database/sql's transaction.
 type sqlTx struct {
@@ -68,4 +75,50 @@ func readRows(g *gorm.DB, q string, args []any, row func(scan func(...any) error
 		}
 	}
 	return rows.Err()
+}
+
+// lazyBegin is a write transaction on a connection of its own whose
+// BEGIN goes out with its first statement (pgTx, myTx).
+type lazyBegin interface {
+	// begin sends BEGIN on its own unless it went out already.
+	begin(ctx context.Context) error
+	sqlConn() *sql.Conn
+}
+
+// lazyPool is such a transaction's connection as GORM sees it: a statement
+// that would be the transaction's first, and is not a read, sends BEGIN
+// before it.
+type lazyPool struct{ x lazyBegin }
+
+func (p lazyPool) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.sqlConn().PrepareContext(ctx, q)
+}
+
+func (p lazyPool) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.sqlConn().ExecContext(ctx, q, args...)
+}
+
+func (p lazyPool) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if err := p.x.begin(ctx); err != nil {
+		return nil, err
+	}
+	return p.x.sqlConn().QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext has no error of its own to return: after a failed
+// BEGIN its row is the statement's, run under a context already ended,
+// so the statement never runs outside the transaction.
+func (p lazyPool) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if err := p.x.begin(ctx); err != nil {
+		ended, cancel := context.WithCancel(ctx)
+		cancel()
+		return p.x.sqlConn().QueryRowContext(ended, q, args...)
+	}
+	return p.x.sqlConn().QueryRowContext(ctx, q, args...)
 }
