@@ -118,16 +118,7 @@ func (x *myTx) read(q string, args []any, row func(scan func(...any) error) erro
 	begin, bargs := x.beginSQL()
 	showDirect(q, args)
 	rows, err := x.conn.QueryContext(x.ctx, begin+"; "+q, append(bargs, args...)...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := row(rows.Scan); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, err, row)
 }
 
 // commit sends the tail writes, the bump, the event and COMMIT in one
@@ -279,19 +270,7 @@ func (x *myTx) sendCancellable(dc any, q string, args []any) (ids []int64, kille
 }
 
 func (x *myTx) rollback() {
-	if x.conn == nil {
-		return
-	}
-	if !x.begun {
-		x.conn.Close()
-		x.conn = nil
-		return
-	}
-	// The request's context may be what ended the transaction.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	x.conn.ExecContext(ctx, "ROLLBACK")
-	x.conn.Close()
+	endConn(x.conn, x.begun)
 	x.conn = nil
 }
 

@@ -269,19 +269,7 @@ func sendCancellable(ctx context.Context, c *pgx.Conn, b *pgx.Batch) (err error,
 var errRolledBack = errors.New("the transaction was rolled back at commit")
 
 func (x *pgTx) rollback() {
-	if x.conn == nil {
-		return
-	}
-	if !x.begun {
-		x.conn.Close()
-		x.conn = nil
-		return
-	}
-	// The request's context may be what ended the transaction.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	x.conn.ExecContext(ctx, "ROLLBACK")
-	x.conn.Close()
+	endConn(x.conn, x.begun)
 	x.conn = nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -65,6 +66,11 @@ func (x sqlTx) read(q string, args []any, row func(scan func(...any) error) erro
 // readRows is read through GORM.
 func readRows(g *gorm.DB, q string, args []any, row func(scan func(...any) error) error) error {
 	rows, err := g.Raw(q, args...).Rows()
+	return eachRow(rows, err, row)
+}
+
+// eachRow hands each of rows to row, unless the query failed (err).
+func eachRow(rows *sql.Rows, err error, row func(scan func(...any) error) error) error {
 	if err != nil {
 		return err
 	}
@@ -75,6 +81,21 @@ func readRows(g *gorm.DB, q string, args []any, row func(scan func(...any) error
 		}
 	}
 	return rows.Err()
+}
+
+// endConn rolls back the transaction begun on conn, if it was, and hands
+// the connection back; nil: the transaction already ended.
+func endConn(conn *sql.Conn, begun bool) {
+	if conn == nil {
+		return
+	}
+	if begun {
+		// The request's context may be what ended the transaction.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn.ExecContext(ctx, "ROLLBACK")
+	}
+	conn.Close()
 }
 
 // lazyBegin is a write transaction on a connection of its own whose
