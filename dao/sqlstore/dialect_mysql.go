@@ -143,7 +143,7 @@ func (mysqlDialect) connect(dsn string) (*sql.DB, gorm.Dialector, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	db := sql.OpenDB(mysqlConnector{c})
+	db := sql.OpenDB(mysqlConnector{Connector: c, readTimeout: cfg.ReadTimeout})
 	return db, gormmysql.New(gormmysql.Config{Conn: db, DSN: dsn}), nil
 }
 

@@ -51,9 +51,8 @@ type myTx struct {
 }
 
 // deadlineVar holds, for the connection's current write, the server time
-// after which its packet must not commit (NULL: no bound). Every write
-// sets it, so one left by an earlier write on the pooled connection is
-// never read.
+// after which its packet must not commit. Every write sets it, so one left
+// by an earlier write on the pooled connection is never read.
 const deadlineVar = "@jiaohao_deadline"
 
 // beginWrite: budget bounds, from now, when the packet may still commit
@@ -84,12 +83,16 @@ func (mysqlDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.Dur
 
 // beginSQL begins the transaction and sets its deadline, as statements to
 // go before the first one of the write; it marks the transaction begun.
+// The bound is never later than the driver's read timeout allows: a
+// driver that stops waiting for the answer closes the connection, and a
+// KILL sent then may not reach the server (one at its connection limit).
 func (x *myTx) beginSQL() (string, []any) {
 	x.begun = true
-	if x.budget == 0 {
-		return "START TRANSACTION; SET " + deadlineVar + " = NULL", nil
+	budget := x.killer.maxBudget
+	if x.budget != 0 {
+		budget = min(budget, x.budget)
 	}
-	left := max(x.budget-time.Since(x.started), time.Microsecond)
+	left := max(budget-time.Since(x.started), time.Microsecond)
 	return "START TRANSACTION; SET " + deadlineVar + " = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND", []any{left.Microseconds()}
 }
 
@@ -165,7 +168,9 @@ func (x *myTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 	x.conn.Close()
 	x.conn = nil
 	if len(ids) <= p.bump || ids[p.bump] <= 0 {
-		return 0, errBranchMissing
+		// Not reached: a COMMIT run means the bump changed its row, and
+		// its reply carries the version.
+		return 0, errors.New("the server's reply to a committed write has no version")
 	}
 	return ids[p.bump], nil
 }
@@ -208,7 +213,7 @@ func lastEventSQL(e eventRow, tail []tailWrite) packet {
 	bump := len(parts)
 	add("UPDATE branch SET version = LAST_INSERT_ID(version + 1) WHERE id = ?", e.BranchID)
 	add("INSERT INTO queue_event ("+eventColumns+") VALUES (?, IF(ROW_COUNT() = 1, LAST_INSERT_ID(), NULL), "+
-		"IF("+deadlineVar+" IS NULL OR UTC_TIMESTAMP(6) <= "+deadlineVar+", ?, NULL), "+
+		"IF(UTC_TIMESTAMP(6) <= "+deadlineVar+", ?, NULL), "+
 		"IF("+ok+", ?, NULL), "+placeholders(len(e.rest())-1)+")", append([]any{e.BranchID, e.At}, e.rest()...)...)
 	add("COMMIT")
 	return packet{sql: strings.Join(parts, "; "), args: args, bump: bump}
@@ -257,6 +262,15 @@ func (x *myTx) sendCancellable(dc any, q string, args []any) (ids []int64, kille
 	res, err := ex.ExecContext(x.ctx, q, named)
 	if !stop() {
 		<-done
+		killed = true
+	}
+	var me *mysql.MySQLError
+	if err != nil && !killed && !errors.As(err, &me) {
+		// The driver gave up on the packet without the server saying
+		// anything (its read timeout, a broken connection, a cancel it
+		// saw before the kill above was started): the server may still
+		// be waiting to run it, COMMIT and all.
+		x.killer.kill(x.id)
 		killed = true
 	}
 	if err != nil {
@@ -310,18 +324,34 @@ func connectionID(ctx context.Context, conn *sql.Conn) (uint64, error) {
 // mysqlConnector is the driver's connector for a pool. Its Driver is a
 // mysqlKiller, so a write can reach the server outside the pool, whose
 // connections may all be busy (pool=1: the one the write holds).
-type mysqlConnector struct{ driver.Connector }
+type mysqlConnector struct {
+	driver.Connector
+	readTimeout time.Duration
+}
 
-func (c mysqlConnector) Driver() driver.Driver { return mysqlKiller{c.Connector} }
+func (c mysqlConnector) Driver() driver.Driver {
+	wait := c.readTimeout
+	if wait <= 0 { // the driver waits for ever: so may the packet, within the server's own lock timeout
+		wait = time.Hour
+	}
+	return mysqlKiller{c: c.Connector, maxBudget: wait - wait/5}
+}
 
-// mysqlKiller opens connections as the pool's own do.
-type mysqlKiller struct{ c driver.Connector }
+// mysqlKiller opens connections as the pool's own do. maxBudget is how
+// long a packet may wait on the server and still commit: the driver's
+// read timeout less a fifth, as commitBudget leaves of a request's time.
+type mysqlKiller struct {
+	c         driver.Connector
+	maxBudget time.Duration
+}
 
 func (k mysqlKiller) Open(string) (driver.Conn, error) { return k.c.Connect(context.Background()) }
 
 // kill stops the statement connection id runs, on a connection of its
-// own; it gives up after two seconds, as a server that cannot take a
-// connection cannot commit either.
+// own, and gives up after two seconds. A server at its connection limit
+// refuses it; the packet's deadline (beginSQL) still stops that packet.
+// The id must be the server's own session: behind a proxy that shares
+// sessions among clients (ProxySQL, MaxScale) it could name another.
 func (k mysqlKiller) kill(id uint64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
