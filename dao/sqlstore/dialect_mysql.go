@@ -208,9 +208,6 @@ var mysqlFaults = faultCodes{
 }
 
 func (mysqlDialect) fault(err error) string {
-	if errors.Is(err, errLate) {
-		return msgTimeout
-	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
 		return mysqlFaults[strconv.Itoa(int(me.Number))]

@@ -81,12 +81,12 @@ func (mysqlDialect) beginWrite(ctx context.Context, db *gorm.DB, budget time.Dur
 	return x, nil
 }
 
-// beginSQL begins the transaction and sets its deadline, as statements to
+// beginStatements begin the transaction and set its deadline, as statements to
 // go before the first one of the write; it marks the transaction begun.
 // The bound is never later than the driver's read timeout allows: a
 // driver that stops waiting for the answer closes the connection, and a
 // KILL sent then may not reach the server (one at its connection limit).
-func (x *myTx) beginSQL() (string, []any) {
+func (x *myTx) beginStatements() (string, []any) {
 	x.begun = true
 	budget := x.killer.maxBudget
 	if x.budget != 0 {
@@ -102,7 +102,7 @@ func (x *myTx) begin(ctx context.Context) error {
 	if x.begun {
 		return nil
 	}
-	q, args := x.beginSQL()
+	q, args := x.beginStatements()
 	_, err := x.conn.ExecContext(ctx, q, args...)
 	return err
 }
@@ -118,7 +118,7 @@ func (x *myTx) read(q string, args []any, row func(scan func(...any) error) erro
 	if x.begun {
 		return readRows(x.g, q, args, row)
 	}
-	begin, bargs := x.beginSQL()
+	begin, bargs := x.beginStatements()
 	showDirect(q, args)
 	rows, err := x.conn.QueryContext(x.ctx, begin+"; "+q, append(bargs, args...)...)
 	return eachRow(rows, err, row)
@@ -143,7 +143,7 @@ func (x *myTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 	}
 	p := lastEventSQL(*last, tail)
 	if !x.begun { // nothing sent yet: the BEGIN goes with the packet
-		begin, args := x.beginSQL()
+		begin, args := x.beginStatements()
 		p.sql, p.args, p.bump = begin+"; "+p.sql, append(args, p.args...), p.bump+2
 	}
 	var ids []int64
@@ -349,7 +349,7 @@ func (k mysqlKiller) Open(string) (driver.Conn, error) { return k.c.Connect(cont
 
 // kill stops the statement connection id runs, on a connection of its
 // own, and gives up after two seconds. A server at its connection limit
-// refuses it; the packet's deadline (beginSQL) still stops that packet.
+// refuses it; the packet's deadline (beginStatements) still stops that packet.
 // The id must be the server's own session: behind a proxy that shares
 // sessions among clients (ProxySQL, MaxScale) it could name another.
 func (k mysqlKiller) kill(id uint64) {

@@ -38,7 +38,7 @@ func faultOf(d dialect, err error) string {
 		return msg
 	}
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled), errors.Is(err, errLate):
 		return msgTimeout
 	case errors.Is(err, syscall.ENOSPC):
 		return msgDiskFull
