@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -50,14 +51,39 @@ func CSV(r Report) ([]byte, error) {
 	return writeCSV(rows)
 }
 
-// writeCSV is the file: the byte order mark, then the rows.
+// writeCSV is the file: the byte order mark, then the rows, each cell
+// through inert.
 func writeCSV(rows [][]string) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString("\ufeff")
+	for _, row := range rows {
+		for i, c := range row {
+			row[i] = inert(c)
+		}
+	}
 	if err := csv.NewWriter(&buf).WriteAll(rows); err != nil {
 		return nil, fmt.Errorf("write the CSV: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// inert keeps a cell from being run as a formula when the file is opened
+// in a spreadsheet: the names in a report are typed in by people (a
+// window, a service, a clerk, the branch), and one that begins with =, +,
+// -, @ or a tab or carriage return would otherwise be a formula Excel and
+// WPS evaluate, links and commands included. Such a cell gets a leading
+// apostrophe, which the spreadsheet shows as text. A plain negative
+// number stays as it is: it is a number, not a formula.
+func inert(c string) string {
+	if c == "" || !strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+		return c
+	}
+	if c[0] == '-' {
+		if _, err := strconv.ParseFloat(c, 64); err == nil {
+			return c
+		}
+	}
+	return "'" + c
 }
 
 func sourceCSV(r Report) [][]string {

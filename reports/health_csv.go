@@ -1,9 +1,6 @@
 package reports
 
 import (
-	"bytes"
-	"encoding/csv"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -13,8 +10,6 @@ import (
 // the daily report CSV's manner: each row starts with its section, each
 // section has a header row, English column names, UTF-8 with a BOM.
 func HealthCSV(h Health) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString("\ufeff")
 	rows := [][]string{
 		{"health", "branch", "business_date", "checked_at", "flagged", "stuck", "passed_threshold", "passed_over"},
 		{"health", h.Branch, h.Date, h.CheckedAt.Format(time.RFC3339), strconv.FormatBool(h.Flagged), itoa(len(h.Stuck)),
@@ -33,10 +28,7 @@ func HealthCSV(h Health) ([]byte, error) {
 		}
 		rows = append(rows, []string{"stuck", s.Number, s.Service, s.BusinessDate, s.Status.String(), itoa(s.Window), since, s.IssuedAt.Format(time.RFC3339)})
 	}
-	if err := csv.NewWriter(&buf).WriteAll(rows); err != nil {
-		return nil, fmt.Errorf("write the health CSV: %w", err)
-	}
-	return buf.Bytes(), nil
+	return writeCSV(rows)
 }
 
 func healthRow(section string, r HealthRow) []string {
