@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"golang.org/x/term"
+
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
@@ -16,11 +18,14 @@ import (
 // `jiaohao staff` manages the clerks' accounts on the branch database, as
 // the manager's 员工 page does. A password is read from the first line of
 // standard input, never from a flag: flags show in the process list and
-// the shell's history.
+// the shell's history. Typed at a terminal it is asked for and not shown.
 
 func init() {
 	register("staff", "clerks' accounts: add --number N --name NAME [--services A,B] | list | disable|enable --number N | reset --number N  (all with --db DSN; passwords on stdin)", runStaff)
 }
+
+// passwordLabel asks a terminal for a clerk's password.
+const passwordLabel = "密码 (password)"
 
 // passwordIn is where add and reset read the password; tests replace it.
 var passwordIn io.Reader = os.Stdin
@@ -46,7 +51,7 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer st.Close()
 	switch args[0] {
 	case "add":
-		return staffAdd(ctx, st, *number, *name, *services, stdout)
+		return staffAdd(ctx, st, *number, *name, *services, stdout, stderr)
 	case "list":
 		return staffList(ctx, st, stdout)
 	case "disable", "enable":
@@ -57,7 +62,7 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "staff %s %sd\n", s.Number, args[0])
 		return nil
 	case "reset":
-		pass, err := readPassword()
+		pass, err := readSecret(stderr, passwordLabel)
 		if err != nil {
 			return err
 		}
@@ -70,7 +75,19 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return model.Errorf(model.EInvalidInput, "未知的 staff 子命令 %q (unknown staff subcommand)", args[0])
 }
 
-func readPassword() (string, error) {
+// readSecret reads a password, or another secret given as one: from a
+// terminal without showing it, after asking for label on prompt;
+// otherwise (a pipe, a file) the first line.
+func readSecret(prompt io.Writer, label string) (string, error) {
+	if f, ok := passwordIn.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(prompt, label+": ")
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(prompt)
+		if err != nil {
+			return "", fmt.Errorf("read the password from the terminal: %w", err)
+		}
+		return string(b), nil
+	}
 	line, err := bufio.NewReader(passwordIn).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", fmt.Errorf("read the password from standard input: %w", err)
@@ -78,8 +95,8 @@ func readPassword() (string, error) {
 	return strings.TrimRight(line, "\r\n"), nil
 }
 
-func staffAdd(ctx context.Context, st *sqlstore.GormStore, number, name, services string, stdout io.Writer) error {
-	pass, err := readPassword()
+func staffAdd(ctx context.Context, st *sqlstore.GormStore, number, name, services string, stdout, stderr io.Writer) error {
+	pass, err := readSecret(stderr, passwordLabel)
 	if err != nil {
 		return err
 	}
