@@ -1,8 +1,6 @@
 package reports_test
 
 import (
-	"bytes"
-	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,12 +21,7 @@ func checkBranchesCSV(t *testing.T, r reports.BranchesReport) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff"))))
-	rd.FieldsPerRecord = -1 // each section has its own columns
-	rows, err := rd.ReadAll()
-	if err != nil {
-		t.Fatalf("the CSV does not parse: %v", err)
-	}
+	rows := csvRows(t, b)
 	sections := map[string][][]string{}
 	for _, row := range rows {
 		sections[row[0]] = append(sections[row[0]], row[1:])

@@ -44,18 +44,25 @@ func csvCells(t *testing.T) func([]byte, error) map[string]bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff"))))
-		cr.FieldsPerRecord = -1 // each section has its own columns
-		rows, err := cr.ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
 		out := map[string]bool{}
-		for _, row := range rows {
+		for _, row := range csvRows(t, b) {
 			for _, c := range row {
 				out[c] = true
 			}
 		}
 		return out
 	}
+}
+
+// csvRows parses a CSV the reports wrote: the byte order mark first, and
+// each section with its own columns.
+func csvRows(t *testing.T, b []byte) [][]string {
+	t.Helper()
+	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff"))))
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV does not parse: %v", err)
+	}
+	return rows
 }

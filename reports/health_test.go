@@ -1,9 +1,7 @@
 package reports_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,12 +156,7 @@ func TestDailySaveReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(raw, []byte("\ufeff"))))
-	cr.FieldsPerRecord = -1 // each section has its own columns
-	rows, err := cr.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvRows(t, raw)
 	var total []string
 	stuckRows := 0
 	for _, r := range rows {
