@@ -65,7 +65,7 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case "import":
 		return customersImport(ctx, st, data, stdout, stderr)
 	case "list":
-		q, err := listQuery(*query, stderr)
+		q, err := listQuery(ctx, *query, stderr)
 		if err != nil {
 			return err
 		}
@@ -74,18 +74,18 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return customerLevels(ctx, st, stdout)
 	case "add":
 		in := model.CustomerInput{Customer: model.Customer{Number: *number, Name: *name, Phone: *phone, Level: *level, Note: *note}}
-		label := "证件号 (ID number)"
+		which := customerID
 		if *card {
-			label = "卡号 (card number)"
+			which = customerCard
 		}
-		secret, err := readSecret(stderr, label) // stdin, as a password is
+		key, err := readSecret(ctx, stderr, which) // stdin, as a password is
 		if err != nil {
 			return err
 		}
 		if *card {
-			in.CardNumber = secret
+			in.CardNumber = key
 		} else {
-			in.IDNumber = secret
+			in.IDNumber = key
 		}
 		c, err := st.SaveCustomer(ctx, in)
 		if err != nil {
@@ -99,9 +99,9 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // listQuery is list's query: an ID or card number only from stdin (--q -),
 // never the flag, which the process list and the shell's history keep.
-func listQuery(q string, prompt io.Writer) (string, error) {
+func listQuery(ctx context.Context, q string, prompt io.Writer) (string, error) {
 	if q == "-" {
-		return readSecret(prompt, "证件号或卡号 (ID or card number)")
+		return readSecret(ctx, prompt, customerLookup)
 	}
 	if kind, _ := model.ClassifyKey(model.NormalizeKey(q)); kind == model.KeyIDNumber || kind == model.KeyCard {
 		return "", model.Errorf(model.EInvalidInput, "证件号或卡号请用 --q - 从标准输入给出，不要写在命令行上 (give an ID or card number on stdin with --q -, not on the command line)")

@@ -1,15 +1,11 @@
 package app
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
-
-	"golang.org/x/term"
 
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
@@ -18,17 +14,12 @@ import (
 // `jiaohao staff` manages the clerks' accounts on the branch database, as
 // the manager's 员工 page does. A password is read from the first line of
 // standard input, never from a flag: flags show in the process list and
-// the shell's history. Typed at a terminal it is asked for and not shown.
+// the shell's history. Typed at a terminal it is asked for twice and not
+// shown (secret.go).
 
 func init() {
 	register("staff", "clerks' accounts: add --number N --name NAME [--services A,B] | list | disable|enable --number N | reset --number N  (all with --db DSN; passwords on stdin)", runStaff)
 }
-
-// passwordLabel asks a terminal for a clerk's password.
-const passwordLabel = "密码 (password)"
-
-// passwordIn is where add and reset read the password; tests replace it.
-var passwordIn io.Reader = os.Stdin
 
 func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -62,7 +53,7 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "staff %s %sd\n", s.Number, args[0])
 		return nil
 	case "reset":
-		pass, err := readSecret(stderr, passwordLabel)
+		pass, err := readSecret(ctx, stderr, clerkPassword)
 		if err != nil {
 			return err
 		}
@@ -75,28 +66,8 @@ func runStaff(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return model.Errorf(model.EInvalidInput, "未知的 staff 子命令 %q (unknown staff subcommand)", args[0])
 }
 
-// readSecret reads a password, or another secret given as one: from a
-// terminal without showing it, after asking for label on prompt;
-// otherwise (a pipe, a file) the first line.
-func readSecret(prompt io.Writer, label string) (string, error) {
-	if f, ok := passwordIn.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprint(prompt, label+": ")
-		b, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(prompt)
-		if err != nil {
-			return "", fmt.Errorf("read the password from the terminal: %w", err)
-		}
-		return string(b), nil
-	}
-	line, err := bufio.NewReader(passwordIn).ReadString('\n')
-	if err != nil && err != io.EOF {
-		return "", fmt.Errorf("read the password from standard input: %w", err)
-	}
-	return strings.TrimRight(line, "\r\n"), nil
-}
-
 func staffAdd(ctx context.Context, st *sqlstore.GormStore, number, name, services string, stdout, stderr io.Writer) error {
-	pass, err := readSecret(stderr, passwordLabel)
+	pass, err := readSecret(ctx, stderr, clerkPassword)
 	if err != nil {
 		return err
 	}
