@@ -74,18 +74,13 @@ func runCustomers(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return customerLevels(ctx, st, stdout)
 	case "add":
 		in := model.CustomerInput{Customer: model.Customer{Number: *number, Name: *name, Phone: *phone, Level: *level, Note: *note}}
-		which := customerID
+		which, key := customerID, &in.IDNumber
 		if *card {
-			which = customerCard
+			which, key = customerCard, &in.CardNumber
 		}
-		key, err := readSecret(ctx, stderr, which) // stdin, as a password is
-		if err != nil {
+		var err error
+		if *key, err = readSecret(ctx, stderr, which); err != nil { // stdin, as a password is
 			return err
-		}
-		if *card {
-			in.CardNumber = key
-		} else {
-			in.IDNumber = key
 		}
 		c, err := st.SaveCustomer(ctx, in)
 		if err != nil {

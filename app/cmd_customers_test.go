@@ -17,11 +17,11 @@ import (
 // from stdin; list shows its last 4 digits only.
 func TestCustomersCommand(t *testing.T) {
 	dsn := daotest.SQLiteDSN(t)
-	prev := passwordIn
-	t.Cleanup(func() { passwordIn = prev })
+	prev := secretIn
+	t.Cleanup(func() { secretIn = prev })
 	cust := func(input string, args ...string) (int, string, string) {
 		t.Helper()
-		passwordIn = strings.NewReader(input)
+		secretIn = strings.NewReader(input)
 		var out, errb bytes.Buffer
 		code := run(append([]string{"customers"}, append(args, "--db", dsn)...), &out, &errb)
 		return code, out.String(), errb.String()

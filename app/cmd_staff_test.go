@@ -16,11 +16,11 @@ import (
 // a sentence and adds nothing.
 func TestStaffCommand(t *testing.T) {
 	dsn := daotest.SQLiteDSN(t)
-	prev := passwordIn
-	t.Cleanup(func() { passwordIn = prev })
+	prev := secretIn
+	t.Cleanup(func() { secretIn = prev })
 	staff := func(input string, args ...string) (int, string, string) {
 		t.Helper()
-		passwordIn = strings.NewReader(input)
+		secretIn = strings.NewReader(input)
 		var out, errb bytes.Buffer
 		code := run(append([]string{"staff"}, append(args, "--db", dsn)...), &out, &errb)
 		return code, out.String(), errb.String()

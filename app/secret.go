@@ -18,8 +18,8 @@ import (
 // flag (flags show in the process list and the shell's history); typed
 // at a terminal they are asked for and not shown.
 
-// passwordIn is where secrets are read; tests replace it.
-var passwordIn io.Reader = os.Stdin
+// secretIn is where secrets are read; tests replace it.
+var secretIn io.Reader = os.Stdin
 
 // secret is one thing readSecret asks for.
 type secret struct {
@@ -40,12 +40,12 @@ var (
 // prompt (standard error, the terminal itself when a person types);
 // otherwise (a pipe, a file) as the first line.
 func readSecret(ctx context.Context, prompt io.Writer, s secret) (string, error) {
-	if f, ok := passwordIn.(*os.File); ok {
+	if f, ok := secretIn.(*os.File); ok {
 		if fd := int(f.Fd()); term.IsTerminal(fd) {
 			return readHidden(ctx, fd, prompt, s)
 		}
 	}
-	line, err := bufio.NewReader(passwordIn).ReadString('\n')
+	line, err := bufio.NewReader(secretIn).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", fmt.Errorf("read the %s from standard input: %w", s.label, err)
 	}
@@ -61,35 +61,11 @@ func readHidden(ctx context.Context, fd int, prompt io.Writer, s secret) (string
 	if err != nil {
 		return "", fmt.Errorf("read the %s from the terminal: %w", s.label, err)
 	}
-	ask := func(label string) (string, error) {
-		fmt.Fprint(prompt, label+": ")
-		type line struct {
-			b   []byte
-			err error
-		}
-		got := make(chan line, 1)
-		go func() {
-			b, err := term.ReadPassword(fd)
-			got <- line{b, err}
-		}()
-		select {
-		case l := <-got:
-			fmt.Fprintln(prompt)
-			if l.err != nil {
-				return "", fmt.Errorf("read the %s from the terminal: %w", s.label, l.err)
-			}
-			return string(l.b), nil
-		case <-ctx.Done():
-			_ = term.Restore(fd, state)
-			fmt.Fprintln(prompt)
-			return "", ctx.Err()
-		}
-	}
-	v, err := ask(s.label)
+	v, err := askHidden(ctx, fd, state, prompt, s.label)
 	if err != nil || !s.confirm {
 		return v, err
 	}
-	again, err := ask("再输入一次 (again)")
+	again, err := askHidden(ctx, fd, state, prompt, "再输入一次 (again)")
 	if err != nil {
 		return "", err
 	}
@@ -97,4 +73,31 @@ func readHidden(ctx context.Context, fd int, prompt io.Writer, s secret) (string
 		return "", model.Errorf(model.EInvalidInput, "两次输入不一致，未作更改 (the two entries differ; nothing changed)")
 	}
 	return v, nil
+}
+
+// askHidden asks for label and reads one line at terminal fd without
+// echo; if ctx ends first it puts the terminal back to state.
+func askHidden(ctx context.Context, fd int, state *term.State, prompt io.Writer, label string) (string, error) {
+	fmt.Fprint(prompt, label+": ")
+	type line struct {
+		b   []byte
+		err error
+	}
+	got := make(chan line, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		got <- line{b, err}
+	}()
+	select {
+	case l := <-got:
+		fmt.Fprintln(prompt)
+		if l.err != nil {
+			return "", fmt.Errorf("read the %s from the terminal: %w", label, l.err)
+		}
+		return string(l.b), nil
+	case <-ctx.Done():
+		_ = term.Restore(fd, state)
+		fmt.Fprintln(prompt)
+		return "", ctx.Err()
+	}
 }

@@ -15,9 +15,16 @@ func needTool(t *testing.T, name, env string) string {
 	if err == nil {
 		return path
 	}
-	if os.Getenv(env) == "1" {
-		t.Fatalf("%s is not installed but %s=1", name, env)
-	}
-	t.Skipf("%s not installed", name)
+	missing(t, name+" is not installed", env)
 	return ""
+}
+
+// missing skips the test for want of what, or fails it when the CI
+// variable env is "1".
+func missing(t *testing.T, what, env string) {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		t.Fatalf("%s but %s=1", what, env)
+	}
+	t.Skip(what)
 }
