@@ -89,14 +89,7 @@ func branchCells(name string, r Report, all ServiceStats) []string {
 // first column too long is cut, the header is drawn again on each page
 // and the last row (the total) is shaded.
 func (d *pdfDoc) fitTable(head []string, weights []float64, rows [][]string) {
-	var sum float64
-	for _, w := range weights {
-		sum += w
-	}
-	widths := make([]float64, len(weights))
-	for i, w := range weights {
-		widths[i] = pageWidth * w / sum
-	}
+	widths := columnWidths(weights)
 	room := func(i int) float64 { return widths[i] - 2*d.GetCellMargin() }
 	size := 10.0
 	for ; size > 7; size -= 0.5 {
@@ -111,26 +104,18 @@ func (d *pdfDoc) fitTable(head []string, weights []float64, rows [][]string) {
 		for i, h := range head {
 			d.cell(widths[i], rowH, d.clip(h, room(i)), "1", 0, "C", true)
 		}
-		d.Ln(-1)
 	}
-	header()
-	_, bottom := d.GetAutoPageBreak()
-	for n, row := range rows {
-		if d.GetY()+rowH > 297-bottom {
-			d.AddPage()
-			header()
-		}
+	d.tableRows(header, len(rows), func(n int) {
 		last := n == len(rows)-1
 		d.SetFillColor(0xf2, 0xf2, 0xf2)
-		for i, c := range row {
+		for i, c := range rows[n] {
 			align := "R"
 			if i == 0 {
 				align, c = "L", d.clip(c, room(i))
 			}
 			d.cell(widths[i], rowH, c, "1", 0, align, last)
 		}
-		d.Ln(-1)
-	}
+	})
 }
 
 // fits reports whether every cell but the first (which clip cuts) fits.

@@ -10,14 +10,14 @@ const (
 	chartH   = 62.0
 	axisW    = 12.0
 	labelGap = 5.0
+	// chartSpace is the height a chart takes with its labels.
+	chartSpace = chartH + 2*labelGap
 )
 
 // barChart draws one bar per value with its count on top and its label
 // below, scaled to the largest value, at the current position.
 func (d *pdfDoc) barChart(labels []string, values []int, unit string) {
-	if d.GetY()+chartH+2*labelGap > 297-margin-5 {
-		d.AddPage()
-	}
+	d.keep(chartSpace)
 	top := d.GetY() + labelGap
 	left := margin + axisW
 	width := pageWidth - axisW

@@ -80,6 +80,9 @@ func newDoc(lb labels, title string, at time.Time, pages int) *pdfDoc {
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, margin+5)
 	f.SetFooterFunc(func() {
+		// A page break comes in the middle of a table or a paragraph:
+		// what follows on the next page keeps its size.
+		defer d.font(d.size)
 		f.SetY(-margin)
 		d.font(9)
 		d.cell(0, 5, fmt.Sprintf(d.lb.Page, f.PageNo(), pages), "", 0, "C", false)
@@ -88,7 +91,14 @@ func newDoc(lb labels, title string, at time.Time, pages int) *pdfDoc {
 	return d
 }
 
+// headingH is the height a heading takes: its gap, its line and the
+// space under it.
+const headingH = 4 + 8 + 1
+
+// heading starts a section. A heading is never the last line of a page:
+// unless it fits with a table's header and first row, it goes to the next.
 func (d *pdfDoc) heading(text string) {
+	d.keep(headingH + 2*rowH)
 	d.Ln(4)
 	d.font(13)
 	d.SetTextColor(0x1f, 0x3a, 0x5f)
@@ -213,6 +223,7 @@ func (d *pdfDoc) charts(r Report) {
 		labels, values = append(labels, fmt.Sprintf("%02d", h)), append(values, r.ArrivalsByHour[h])
 	}
 	d.barChart(labels, values, d.lb.Hour)
+	d.keep(headingH + chartSpace)
 	d.heading(d.lb.WaitDist)
 	labels, values = nil, nil
 	for _, b := range r.WaitHistogram {
@@ -243,6 +254,27 @@ func (d *pdfDoc) stuck(r Report, lang Lang) {
 
 // table draws a header row and data rows; weights share the page width.
 func (d *pdfDoc) table(head []string, weights []float64, rows [][]string) {
+	widths := columnWidths(weights)
+	d.font(10)
+	header := func() {
+		d.SetFillColor(0xe8, 0xee, 0xf5)
+		for i, h := range head {
+			d.cell(widths[i], rowH, h, "1", 0, "C", true)
+		}
+	}
+	d.tableRows(header, len(rows), func(n int) {
+		for i, c := range rows[n] {
+			align := "R"
+			if i == 0 {
+				align = "L"
+			}
+			d.cell(widths[i], rowH, c, "1", 0, align, false)
+		}
+	})
+}
+
+// columnWidths shares the page width among columns by weight.
+func columnWidths(weights []float64) []float64 {
 	var sum float64
 	for _, w := range weights {
 		sum += w
@@ -251,21 +283,39 @@ func (d *pdfDoc) table(head []string, weights []float64, rows [][]string) {
 	for i, w := range weights {
 		widths[i] = pageWidth * w / sum
 	}
-	d.font(10)
-	d.SetFillColor(0xe8, 0xee, 0xf5)
-	for i, h := range head {
-		d.cell(widths[i], rowH, h, "1", 0, "C", true)
-	}
+	return widths
+}
+
+// tableRows draws a table's header and then its n rows, one line each. A
+// row that would cross the page's foot goes to the next page under the
+// header drawn again, so a long table (a busy month's windows, the day's
+// stuck tickets) reads on every page without turning back; the header
+// itself only starts where its first row fits under it.
+func (d *pdfDoc) tableRows(header func(), n int, row func(i int)) {
+	d.keep(2 * rowH)
+	header()
 	d.Ln(-1)
-	for _, row := range rows {
-		for i, c := range row {
-			align := "R"
-			if i == 0 {
-				align = "L"
-			}
-			d.cell(widths[i], rowH, c, "1", 0, align, false)
+	for i := 0; i < n; i++ {
+		if d.GetY()+rowH > d.pageFoot() {
+			d.AddPage()
+			header()
+			d.Ln(-1)
 		}
+		row(i)
 		d.Ln(-1)
+	}
+}
+
+// pageFoot is where the automatic page break falls.
+func (d *pdfDoc) pageFoot() float64 {
+	_, bottom := d.GetAutoPageBreak()
+	return 297 - bottom
+}
+
+// keep starts a new page unless h millimetres fit below the current line.
+func (d *pdfDoc) keep(h float64) {
+	if d.GetY()+h > d.pageFoot() {
+		d.AddPage()
 	}
 }
 
