@@ -1,9 +1,6 @@
 package reports_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,15 +73,8 @@ func checkBranchesPDF(t *testing.T, tool string, r reports.BranchesReport) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "r.pdf")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(tool, "-layout", "-enc", "UTF-8", path, "-").Output()
-		if err != nil {
-			t.Fatalf("pdftotext: %v", err)
-		}
-		text := squash(string(out))
+		out := readPDF(t, tool, b, "-layout")
+		text := squash(out)
 		for _, w := range c.words {
 			if !strings.Contains(text, squash(w)) {
 				t.Errorf("%s: the PDF text lacks %q", c.lang, w)

@@ -1,9 +1,6 @@
 package reports_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,16 +38,9 @@ func TestPDFDrawsNamesBeyondTheBasicPlane(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(t.TempDir(), "r.pdf")
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out, err := exec.Command(tool, "-layout", "-enc", "UTF-8", path, "-").Output()
-			if err != nil {
-				t.Fatalf("pdftotext: %v", err)
-			}
+			out := readPDF(t, tool, b, "-layout")
 			for _, w := range c.words {
-				if !strings.Contains(string(out), w) {
+				if !strings.Contains(out, w) {
 					t.Errorf("the PDF text lacks %q:\n%s", w, out)
 				}
 			}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -105,16 +102,9 @@ func pdfWords(t *testing.T, tool string, r reports.Report) [][]word {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "r.pdf")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(tool, "-bbox", "-enc", "UTF-8", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
+	out := readPDF(t, tool, b, "-bbox")
 	var pages [][]word
-	for _, p := range pageRE.FindAllStringSubmatch(string(out), -1) {
+	for _, p := range pageRE.FindAllStringSubmatch(out, -1) {
 		var words []word
 		for _, m := range wordRE.FindAllStringSubmatch(p[1], -1) {
 			y0, _ := strconv.ParseFloat(m[1], 64)

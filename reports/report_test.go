@@ -258,11 +258,18 @@ func pdfText(t *testing.T, tool string, r reports.Report, lang reports.Lang) str
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readPDF(t, tool, b, "-layout")
+}
+
+// readPDF reads the PDF b back with pdftotext in the given mode: -layout
+// for the text as laid out, -bbox for each word with its box.
+func readPDF(t *testing.T, tool string, b []byte, mode string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.pdf")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(tool, "-layout", "-enc", "UTF-8", path, "-").Output()
+	out, err := exec.Command(tool, mode, "-enc", "UTF-8", path, "-").Output()
 	if err != nil {
 		t.Fatalf("pdftotext: %v", err)
 	}
