@@ -10,8 +10,9 @@ const (
 	chartH   = 62.0
 	axisW    = 12.0
 	labelGap = 5.0
-	// chartSpace is the height a chart takes with its labels.
-	chartSpace = chartH + 2*labelGap
+	// chartSpace is the height a chart takes: the gap above it, the
+	// bars, the labels under them and the line with the unit.
+	chartSpace = labelGap + chartH + labelGap + 4
 )
 
 // barChart draws one bar per value with its count on top and its label

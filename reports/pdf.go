@@ -308,8 +308,9 @@ func (d *pdfDoc) tableRows(header func(), n int, row func(i int)) {
 
 // pageFoot is where the automatic page break falls.
 func (d *pdfDoc) pageFoot() float64 {
+	_, height := d.GetPageSize()
 	_, bottom := d.GetAutoPageBreak()
-	return 297 - bottom
+	return height - bottom
 }
 
 // keep starts a new page unless h millimetres fit below the current line.

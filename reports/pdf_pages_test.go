@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"math"
@@ -16,43 +17,56 @@ import (
 )
 
 // A month of a big hall has more windows than a page holds. Read back
-// word by word, with each word's box: every page the window table runs
-// onto starts with the table's header, its rows keep the first page's
-// text size, and no page ends on a section's heading with the section on
-// the next. The window count runs over a range so that the page break
-// falls at every point of the sections after the table.
+// word by word, with each word's box: every page the window table and
+// the stuck-ticket table run onto starts with the table's header, their
+// rows keep the first page's text size, and no page ends on a section's
+// heading with the section on the next. The window count runs over a
+// range so that the page break falls at every point of the sections
+// between the window table and the charts (staff, levels, satisfaction,
+// estimate), whose headings move with it.
 func TestLongTablesRepeatTheirHeaderOnEachPage(t *testing.T) {
 	tool := requireTool(t, "pdftotext")
-	headings := []string{"Totals", "By service", "By window", "Customer satisfaction", "Wait estimate accuracy",
-		"Wait distribution", "Status check"}
+	stuckNumber := regexp.MustCompile(`^A[0-9]{3}$`)
+	tables := []struct {
+		name, head string // head: a word of the table's header and of no other
+		row        func(string) bool
+	}{
+		{"window", "paused", func(w string) bool { return w == "Counter" }},
+		{"stuck", "Issued", stuckNumber.MatchString},
+	}
+	headings := []string{"By staff", "By customer level", "Customer satisfaction", "Wait estimate accuracy"}
 	for n := 40; n <= 64; n++ {
-		r := pagedReport(n)
-		pages := pdfWords(t, tool, r)
-		var rowH float64
-		rowPages := 0
-		for p, words := range pages {
-			rows := wordsAt(words, "Counter")
-			if len(rows) == 0 {
-				continue
-			}
-			rowPages++
-			head := wordsAt(words, "Served")
-			if len(head) == 0 || head[0].yMin > rows[0].yMin {
-				t.Fatalf("%d windows: page %d has window rows but no table header above them", n, p+1)
-			}
-			for _, w := range rows {
-				if rowH == 0 {
-					rowH = w.height()
+		pages := pdfWords(t, tool, pagedReport(n))
+		for _, tb := range tables {
+			var rowH float64
+			rowPages, seen := 0, 0
+			for p, words := range pages {
+				rows := wordsWhere(words, tb.row)
+				if len(rows) == 0 {
+					continue
 				}
-				if d := w.height() - rowH; d > 0.05 || d < -0.05 {
-					t.Fatalf("%d windows: a row on page %d is %.2f pt high, the first %.2f: the size changed at the break", n, p+1, w.height(), rowH)
+				rowPages, seen = rowPages+1, seen+len(rows)
+				head := wordsWhere(words, func(w string) bool { return w == tb.head })
+				if len(head) == 0 || head[0].yMin > rows[0].yMin {
+					t.Fatalf("%d windows: page %d has %s rows but no table header above them", n, p+1, tb.name)
 				}
+				for _, w := range rows {
+					if rowH == 0 {
+						rowH = w.height()
+					}
+					if d := w.height() - rowH; d > 0.05 || d < -0.05 {
+						t.Fatalf("%d windows: a %s row on page %d is %.2f pt high, the first %.2f: the size changed at the break",
+							n, tb.name, p+1, w.height(), rowH)
+					}
+				}
+			}
+			if rowPages < 2 {
+				t.Fatalf("%d windows: the %s table fits one page; the test does not reach a page break", n, tb.name)
+			}
+			if seen != n {
+				t.Errorf("%d windows: %d %s rows read back", n, seen, tb.name)
 			}
 		}
-		if rowPages < 2 {
-			t.Fatalf("%d windows fit one page: the test does not reach a page break", n)
-		}
-		seen := 0
 		for p, words := range pages {
 			last := lastLine(words)
 			for _, h := range headings {
@@ -60,20 +74,20 @@ func TestLongTablesRepeatTheirHeaderOnEachPage(t *testing.T) {
 					t.Errorf("%d windows: page %d ends on the heading %q", n, p+1, last)
 				}
 			}
-			seen += len(wordsAt(words, "Counter"))
-		}
-		if seen != n {
-			t.Errorf("%d windows: %d window rows read back", n, seen)
 		}
 	}
 }
 
-// pagedReport is a day with n windows and as many stuck tickets.
+// pagedReport is a day with n windows and as many stuck tickets, three
+// clerks, two customer levels and ratings kept.
 func pagedReport(n int) reports.Report {
 	at := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 	r := reports.Report{Branch: "Pages", GeneratedAt: at,
-		Period:   reports.Period{From: at.Truncate(24 * time.Hour), To: at.Truncate(24*time.Hour).AddDate(0, 0, 1)},
-		Services: []reports.ServiceStats{{Code: "A", Name: "Cash", Count: n}}}
+		Period:       reports.Period{From: at.Truncate(24 * time.Hour), To: at.Truncate(24*time.Hour).AddDate(0, 0, 1)},
+		Services:     []reports.ServiceStats{{Code: "A", Name: "Cash", Count: n}},
+		Staff:        []reports.StaffStats{{Number: "001", Name: "Li", Served: 3}, {Number: "002", Name: "Wang", Served: 2}, {Name: "", Served: 1}},
+		Levels:       []reports.LevelStats{{Level: "Gold"}, {}},
+		Satisfaction: reports.Satisfaction{Kept: true}}
 	for i := range n {
 		r.Windows = append(r.Windows, reports.WindowStats{Number: 100 + i, Name: "Counter", Served: i})
 		r.Stuck = append(r.Stuck, reports.StuckTicket{Number: fmt.Sprintf("A%03d", i), Service: "A", BusinessDate: "2026-03-02",
@@ -119,19 +133,20 @@ func pdfWords(t *testing.T, tool string, r reports.Report) [][]word {
 	return pages
 }
 
-// wordsAt is the page's words equal to text, top first.
-func wordsAt(words []word, text string) []word {
+// wordsWhere is the page's words that match, top first.
+func wordsWhere(words []word, match func(string) bool) []word {
 	var out []word
 	for _, w := range words {
-		if w.text == text {
+		if match(w.text) {
 			out = append(out, w)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b word) int { return cmp.Compare(a.yMin, b.yMin) })
 	return out
 }
 
 // lastLine is the page's lowest line of text above its footer (the
-// lowest of all), its words in the order drawn.
+// lowest of all), its words in pdftotext's reading order.
 func lastLine(words []word) string {
 	var ys []float64
 	for _, w := range words {
