@@ -27,10 +27,7 @@ import (
 func TestLongTablesRepeatTheirHeaderOnEachPage(t *testing.T) {
 	tool := requireTool(t, "pdftotext")
 	stuckNumber := regexp.MustCompile(`^A[0-9]{3}$`)
-	tables := []struct {
-		name, head string // head: a word of the table's header and of no other
-		row        func(string) bool
-	}{
+	tables := []pagedTable{
 		{"window", "paused", func(w string) bool { return w == "Counter" }},
 		{"stuck", "Issued", stuckNumber.MatchString},
 	}
@@ -38,34 +35,7 @@ func TestLongTablesRepeatTheirHeaderOnEachPage(t *testing.T) {
 	for n := 40; n <= 64; n++ {
 		pages := pdfWords(t, tool, pagedReport(n))
 		for _, tb := range tables {
-			var rowH float64
-			rowPages, seen := 0, 0
-			for p, words := range pages {
-				rows := wordsWhere(words, tb.row)
-				if len(rows) == 0 {
-					continue
-				}
-				rowPages, seen = rowPages+1, seen+len(rows)
-				head := wordsWhere(words, func(w string) bool { return w == tb.head })
-				if len(head) == 0 || head[0].yMin > rows[0].yMin {
-					t.Fatalf("%d windows: page %d has %s rows but no table header above them", n, p+1, tb.name)
-				}
-				for _, w := range rows {
-					if rowH == 0 {
-						rowH = w.height()
-					}
-					if d := w.height() - rowH; d > 0.05 || d < -0.05 {
-						t.Fatalf("%d windows: a %s row on page %d is %.2f pt high, the first %.2f: the size changed at the break",
-							n, tb.name, p+1, w.height(), rowH)
-					}
-				}
-			}
-			if rowPages < 2 {
-				t.Fatalf("%d windows: the %s table fits one page; the test does not reach a page break", n, tb.name)
-			}
-			if seen != n {
-				t.Errorf("%d windows: %d %s rows read back", n, seen, tb.name)
-			}
+			tb.check(t, n, pages)
 		}
 		for p, words := range pages {
 			last := lastLine(words)
@@ -75,6 +45,47 @@ func TestLongTablesRepeatTheirHeaderOnEachPage(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// pagedTable is a table of pagedReport as read back: head is a word of
+// its header and of no other, row tells its rows' first words.
+type pagedTable struct {
+	name, head string
+	row        func(string) bool
+}
+
+// check: the table of the report with n windows runs over at least two
+// pages, has its header above its rows on each, all n rows in one size.
+func (tb pagedTable) check(t *testing.T, n int, pages [][]word) {
+	t.Helper()
+	var rowH float64
+	rowPages, seen := 0, 0
+	for p, words := range pages {
+		rows := wordsWhere(words, tb.row)
+		if len(rows) == 0 {
+			continue
+		}
+		rowPages, seen = rowPages+1, seen+len(rows)
+		head := wordsWhere(words, func(w string) bool { return w == tb.head })
+		if len(head) == 0 || head[0].yMin > rows[0].yMin {
+			t.Fatalf("%d windows: page %d has %s rows but no table header above them", n, p+1, tb.name)
+		}
+		if rowH == 0 {
+			rowH = rows[0].height()
+		}
+		for _, w := range rows {
+			if d := w.height() - rowH; d > 0.05 || d < -0.05 {
+				t.Fatalf("%d windows: a %s row on page %d is %.2f pt high, the first %.2f: the size changed at the break",
+					n, tb.name, p+1, w.height(), rowH)
+			}
+		}
+	}
+	if rowPages < 2 {
+		t.Fatalf("%d windows: the %s table fits one page; the test does not reach a page break", n, tb.name)
+	}
+	if seen != n {
+		t.Errorf("%d windows: %d %s rows read back", n, seen, tb.name)
 	}
 }
 
