@@ -111,7 +111,7 @@ func mysqlCA(file string) (string, error) {
 
 func (mysqlDialect) sizePool(db *sql.DB, n int) { serverPool(db, n) }
 
-func (mysqlDialect) migrate(*gorm.DB) error { return nil }
+func (mysqlDialect) migrate(db *gorm.DB) error { return installHead(db) }
 
 // rowValues: MariaDB parses row comparisons but does not bound an index range with them.
 func (mysqlDialect) rowValues() bool { return false }
@@ -178,11 +178,11 @@ func (mysqlDialect) insertIgnore(db *gorm.DB, table string, cols []string, vals 
 
 func (mysqlDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { return insert() }
 
-// claimNext forces the serving-order index: with a filesort InnoDB would
-// lock every candidate row before sorting, and the other windows would skip
-// them all.
+// claimNext walks queue_head (dialect_mysql_head.go) in serving order: with
+// a filesort InnoDB would lock every candidate row before sorting, and the
+// other windows would skip them all.
 func (mysqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
-	return claimHead(db, c, headQuery(" FORCE INDEX (ix_ticket_call)", c.rowLock()))
+	return claimHead(db, c, headClaim(c.rowLock()))
 }
 
 func (mysqlDialect) lockBranch(db *gorm.DB, branchID int64) error {

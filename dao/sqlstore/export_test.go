@@ -19,6 +19,9 @@ const (
 // HeadQuery is the call-next claim's pick, for the plan test.
 var HeadQuery = headQuery
 
+// HeadClaim is MariaDB's and MySQL's claim, which walks queue_head.
+var HeadClaim = headClaim
+
 // FailTakeEstimate makes the take's estimate fail, until the test ends, on
 // a statement the database refuses: the transaction has seen a failed
 // statement when the take goes on.

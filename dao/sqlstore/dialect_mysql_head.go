@@ -1,0 +1,152 @@
+package sqlstore
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+	"gorm.io/gorm"
+
+	"jiaohao/model"
+)
+
+// The queue head on MariaDB and MySQL. InnoDB changes a secondary index
+// entry by delete-marking the old one and inserting a new one; purge
+// removes the marked entry later, a few hundred writes behind when the
+// windows are busy. A call moves its ticket out of status 1, so every
+// call left a marked entry at the very start of ix_ticket_call, where
+// every claim begins, and a locking read checks each such entry for an
+// implicit lock through the clustered index. Sampled during 16 windows'
+// calls, one claim read 170-340 pages to return one row, and the
+// windows' concurrent claims spun on those pages' latches.
+//
+// queue_head holds the waiting tickets only, keyed in serving order, and
+// a claim walks its primary key: a removed row is marked in the clustered
+// index itself, whose record names the transaction that wrote it, so
+// stepping over it reads no other page. The table follows the ticket
+// table through triggers, in the same statement as the ticket write, so
+// every writer (this program, a report import, a hand-made fix in a
+// console) keeps it whole and no transaction sees one without the other.
+//
+// A claim still takes the ticket row's own lock and checks the ticket is
+// waiting, so a row the head has wrongly (left by an install racing a
+// call, see installHead) is passed by and never called twice.
+
+// headMarker is in every trigger's body; a database whose triggers all
+// have it is left alone, so PCs opening the database do not recreate
+// them (which takes a lock on the ticket table that waits for every
+// open write).
+const headMarker = "jiaohao:queue_head:v1"
+
+const headTable = `CREATE TABLE IF NOT EXISTS queue_head (
+	branch_id BIGINT NOT NULL, business_date VARCHAR(10) NOT NULL,
+	lane BIGINT NOT NULL, priority BIGINT NOT NULL, sort_key BIGINT NOT NULL, ticket_id BIGINT NOT NULL,
+	service_id BIGINT NOT NULL,
+	PRIMARY KEY (branch_id, business_date, lane, priority, sort_key, ticket_id)
+) ENGINE=InnoDB`
+
+// headKey matches a queue_head row to the ticket row r (NEW or OLD).
+func headKey(r string) string {
+	return "branch_id = " + r + ".branch_id AND business_date = " + r + ".business_date AND lane = " + r + ".lane AND priority = " +
+		r + ".priority AND sort_key = " + r + ".sort_key AND ticket_id = " + r + ".id"
+}
+
+func headInsert(r string) string {
+	return "INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (" +
+		r + ".branch_id, " + r + ".business_date, " + r + ".lane, " + r + ".priority, " + r + ".sort_key, " + r + ".id, " + r + ".service_id)"
+}
+
+// sameHead: an update that leaves a waiting ticket's head row as it was
+// (a print claim, a note) leaves the head table alone.
+const sameHead = "NEW.branch_id = OLD.branch_id AND NEW.business_date = OLD.business_date AND NEW.lane = OLD.lane AND " +
+	"NEW.priority = OLD.priority AND NEW.sort_key = OLD.sort_key AND NEW.service_id = OLD.service_id"
+
+var waitingStatus = fmt.Sprint(int(model.Waiting))
+
+// headTriggers are the three triggers, by name.
+var headTriggers = [][2]string{
+	{"tr_ticket_head_ins", "CREATE TRIGGER tr_ticket_head_ins AFTER INSERT ON ticket FOR EACH ROW BEGIN\n-- " + headMarker + "\n" +
+		"IF NEW.status = " + waitingStatus + " THEN " + headInsert("NEW") + "; END IF;\nEND"},
+	{"tr_ticket_head_upd", "CREATE TRIGGER tr_ticket_head_upd AFTER UPDATE ON ticket FOR EACH ROW BEGIN\n-- " + headMarker + "\n" +
+		"IF OLD.status = " + waitingStatus + " AND NOT (NEW.status = " + waitingStatus + " AND " + sameHead + ") THEN DELETE FROM queue_head WHERE " + headKey("OLD") + "; END IF;\n" +
+		"IF NEW.status = " + waitingStatus + " AND NOT (OLD.status = " + waitingStatus + " AND " + sameHead + ") THEN " + headInsert("NEW") + "; END IF;\nEND"},
+	{"tr_ticket_head_del", "CREATE TRIGGER tr_ticket_head_del AFTER DELETE ON ticket FOR EACH ROW BEGIN\n-- " + headMarker + "\n" +
+		"IF OLD.status = " + waitingStatus + " THEN DELETE FROM queue_head WHERE " + headKey("OLD") + "; END IF;\nEND"},
+}
+
+// installHead creates the table and its triggers unless the database has
+// them, then fills the table from the waiting tickets. Each CREATE TRIGGER
+// waits for the writes already under way on the ticket table and every
+// later write runs it, so the fill, which locks the waiting rows it reads
+// and so sees each one as its last write left it, finds every waiting
+// ticket the triggers did not see. A write that moved a ticket while an
+// earlier install was between dropping and creating a trigger may leave
+// a row for a ticket no longer waiting: the fill removes those too.
+func installHead(db *gorm.DB) error {
+	have := func() (bool, error) {
+		var n int64
+		err := db.Raw("SELECT COUNT(*) FROM information_schema.triggers WHERE trigger_schema = DATABASE() AND event_object_table = 'ticket' "+
+			"AND trigger_name IN ('tr_ticket_head_ins', 'tr_ticket_head_upd', 'tr_ticket_head_del') AND action_statement LIKE ?",
+			"%"+headMarker+"%").Scan(&n).Error
+		return n == int64(len(headTriggers)), err
+	}
+	if ok, err := have(); err != nil || ok {
+		return err
+	}
+	if err := db.Exec(headTable).Error; err != nil {
+		return headFailed(err)
+	}
+	for _, tr := range headTriggers {
+		if err := db.Exec("DROP TRIGGER IF EXISTS " + tr[0]).Error; err != nil {
+			return headFailed(err)
+		}
+		if err := db.Exec(tr[1]).Error; err != nil {
+			if ok, err2 := have(); err2 == nil && ok { // another PC installed them meanwhile
+				break
+			}
+			return headFailed(err)
+		}
+	}
+	return fillHead(db)
+}
+
+// fillHead adds the waiting tickets the head lacks and drops the rows of
+// tickets no longer waiting, in one transaction whose locking reads wait
+// for any write under way on those tickets.
+func fillHead(db *gorm.DB) error {
+	return db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("DELETE q FROM queue_head q LEFT JOIN ticket t ON t.id = q.ticket_id AND t.status = " + waitingStatus +
+			" AND t.branch_id = q.branch_id AND t.business_date = q.business_date AND t.lane = q.lane AND t.priority = q.priority AND t.sort_key = q.sort_key AND t.service_id = q.service_id" +
+			" WHERE t.id IS NULL").Error; err != nil {
+			return err
+		}
+		return tx.Exec("INSERT IGNORE INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) " +
+			"SELECT branch_id, business_date, lane, priority, sort_key, id, service_id FROM ticket WHERE status = " + waitingStatus + " FOR UPDATE").Error
+	})
+}
+
+// headFailed names what a database user lacks to create the triggers.
+func headFailed(err error) error {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && (me.Number == 1142 || me.Number == 1419 || me.Number == 1227) {
+		return model.Errorf(model.EInvalidInput, "数据库用户无权创建触发器：请授予 TRIGGER 权限（开启二进制日志时还需 SUPER 权限或 log_bin_trust_function_creators=1）"+
+			" (the database user may not create triggers: grant TRIGGER, and SUPER or log_bin_trust_function_creators=1 where binary logging is on): %s", me.Message)
+	}
+	return fmt.Errorf("creating the queue head: %w", err)
+}
+
+// headClaim is the MariaDB and MySQL claim: the head of the serving order
+// from queue_head, the ticket row by its id, both locked. STRAIGHT_JOIN and
+// the forced key keep the walk in the head's key order, without a sort.
+func headClaim(lock string) string {
+	order := make([]string, 0, 4)
+	for _, f := range model.ServingOrder() {
+		if f == "id" {
+			f = "ticket_id"
+		}
+		order = append(order, "q."+f)
+	}
+	return "SELECT t.* FROM queue_head q FORCE INDEX (PRIMARY) STRAIGHT_JOIN ticket t ON t.id = q.ticket_id AND t.status = " + waitingStatus +
+		" WHERE q.branch_id = ? AND q.business_date = ? AND q.service_id IN ? ORDER BY " + strings.Join(order, ", ") + " LIMIT 1" + lock
+}

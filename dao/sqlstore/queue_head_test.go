@@ -1,0 +1,210 @@
+package sqlstore_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+)
+
+// On MariaDB and MySQL call-next walks queue_head, which triggers keep to
+// the waiting tickets. These tests hold it to that through every kind of
+// write, an upgrade of a database that had none, a row it should not have
+// and a database user who may not create triggers.
+
+// mysqlOnly opens a store on a fresh MariaDB/MySQL database; where no
+// server is configured it skips, or fails when servers are required.
+func mysqlOnly(t *testing.T) (*sqlstore.GormStore, string) {
+	t.Helper()
+	env := daotest.ServerEnv("mysql")
+	server := os.Getenv(env)
+	if server == "" {
+		if os.Getenv(daotest.EnvRequire) == "1" {
+			t.Fatalf("%s is not set but %s=1", env, daotest.EnvRequire)
+		}
+		t.Skipf("queue_head is MariaDB's and MySQL's; %s not set", env)
+	}
+	dsn := daotest.FreshDatabase(t, server)
+	s, err := sqlstore.Open(bg, dsn)
+	okAny(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s, dsn
+}
+
+type headRow struct {
+	TicketID, ServiceID int64
+	Lane, Priority      int
+	SortKey             int64
+	BranchID            int64
+	BusinessDate        string
+}
+
+// sameAsWaiting fails the test unless queue_head holds exactly one row per
+// waiting ticket, with the ticket's own key and service.
+func sameAsWaiting(t *testing.T, s *sqlstore.GormStore, when string) {
+	t.Helper()
+	var head, want []headRow
+	okAny(t, s.DB().Raw("SELECT ticket_id, service_id, lane, priority, sort_key, branch_id, business_date FROM queue_head ORDER BY ticket_id").Scan(&head).Error)
+	okAny(t, s.DB().Raw("SELECT id AS ticket_id, service_id, lane, priority, sort_key, branch_id, business_date FROM ticket WHERE status = ? ORDER BY id",
+		int(model.Waiting)).Scan(&want).Error)
+	if fmt.Sprint(head) != fmt.Sprint(want) {
+		t.Fatalf("after %s queue_head is\n%v\nbut the waiting tickets are\n%v", when, head, want)
+	}
+}
+
+func TestQueueHeadFollowsEveryWrite(t *testing.T) {
+	s, _ := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	var taken []model.Ticket
+	for _, svc := range []string{"A", "A", "A", "B", "B", "V"} {
+		taken = append(taken, take(t, s, svc, 0))
+	}
+	taken = append(taken, take(t, s, "A", 1)) // a VIP
+	sameAsWaiting(t, s, "the takes")
+
+	b := ok(t)(s.CallNext(bg, 2, "B"))
+	sameAsWaiting(t, s, "a call")
+	s.ShiftClock(121 * time.Second)
+	if r, err := s.Sweep(bg); err != nil || r.Recalled != 1 {
+		t.Fatalf("sweep: %+v, %v; want %s in the recall pool", r, err, b.Number)
+	}
+	sameAsWaiting(t, s, "the sweep moved a ticket into the recall pool")
+	vip := ok(t)(s.CallNext(bg, 2, "A"))
+	ok(t)(s.Pass(bg, vip.ID, 2))
+	ok(t)(s.Requeue(bg, vip.ID, 2))
+	sameAsWaiting(t, s, "pass and requeue")
+	a := ok(t)(s.CallNext(bg, 2, "A"))
+	ok(t)(s.Transfer(bg, a.ID, 2, model.TransferTarget{Service: "V"}))
+	sameAsWaiting(t, s, "a transfer to another service")
+	ok(t)(s.Cancel(bg, taken[5].ID, 0))
+	sameAsWaiting(t, s, "a cancel")
+
+	// Writes from outside the program: a hand fix, a print mark, a delete.
+	okAny(t, s.DB().Exec("UPDATE ticket SET priority = 2 WHERE id = ?", taken[2].ID).Error)
+	sameAsWaiting(t, s, "a priority changed by hand")
+	okAny(t, s.DB().Exec("UPDATE ticket SET service_id = (SELECT id FROM service WHERE code = 'V' AND branch_id = ticket.branch_id) WHERE id = ?", taken[4].ID).Error)
+	sameAsWaiting(t, s, "a service changed by hand")
+	okAny(t, s.DB().Exec("UPDATE ticket SET printed_at = CURRENT_TIMESTAMP WHERE id = ?", taken[3].ID).Error)
+	sameAsWaiting(t, s, "a print mark")
+	okAny(t, s.DB().Exec("DELETE FROM ticket WHERE id = ?", taken[1].ID).Error)
+	sameAsWaiting(t, s, "a delete")
+
+	for {
+		if _, err := s.CallNext(bg, 1, ""); model.IsCode(err, model.EQueueEmpty) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sameAsWaiting(t, s, "calling every ticket")
+	var n int64
+	okAny(t, s.DB().Raw("SELECT COUNT(*) FROM queue_head").Scan(&n).Error)
+	if n != 0 {
+		t.Fatalf("%d rows left in queue_head with no ticket waiting", n)
+	}
+}
+
+// A database from before queue_head (or one whose triggers were dropped)
+// gets it filled when a PC opens it: the waiting tickets it lacks are added
+// and rows of tickets no longer waiting are removed.
+func TestQueueHeadFilledOnUpgrade(t *testing.T) {
+	s, dsn := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	var taken []model.Ticket
+	for i := 0; i < 6; i++ {
+		taken = append(taken, take(t, s, []string{"A", "B"}[i%2], 0))
+	}
+	called := ok(t)(s.CallNext(bg, 1, ""))
+	db := s.DB()
+	for _, tr := range []string{"tr_ticket_head_ins", "tr_ticket_head_upd", "tr_ticket_head_del"} {
+		okAny(t, db.Exec("DROP TRIGGER "+tr).Error)
+	}
+	// Without the triggers: one waiting ticket's row lost, a called one's
+	// left behind, and a ticket taken that the head never heard of.
+	okAny(t, db.Exec("DELETE FROM queue_head WHERE ticket_id = ?", taken[3].ID).Error)
+	okAny(t, db.Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) "+
+		"SELECT branch_id, business_date, 1, 0, 0, id, service_id FROM ticket WHERE id = ?", called.ID).Error)
+	late := take(t, s, "A", 0)
+	var n int64
+	okAny(t, db.Raw("SELECT COUNT(*) FROM queue_head WHERE ticket_id = ?", late.ID).Scan(&n).Error)
+	if n != 0 {
+		t.Fatal("a ticket taken without the triggers is in queue_head: the test does not test the fill")
+	}
+
+	again, err := sqlstore.Open(bg, dsn)
+	okAny(t, err)
+	defer again.Close()
+	sameAsWaiting(t, again, "opening the database again")
+	var order []string
+	for {
+		tk, err := again.CallNext(bg, 1, "")
+		if model.IsCode(err, model.EQueueEmpty) {
+			break
+		}
+		okAny(t, err)
+		order = append(order, tk.Number)
+	}
+	if want := "B001 A002 B002 A003 B003 A004"; strings.Join(order, " ") != want {
+		t.Fatalf("after the fill the calls went %v, want %s", order, want)
+	}
+}
+
+// A head row whose ticket is not waiting (left by an install racing a
+// call) is passed by: call-next never calls a ticket a second time.
+func TestQueueHeadRowOfCalledTicketIsPassedBy(t *testing.T) {
+	s, _ := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	first := take(t, s, "A", 0)
+	second := take(t, s, "A", 0)
+	got := ok(t)(s.CallNext(bg, 1, ""))
+	if got.ID != first.ID {
+		t.Fatalf("called %s, want %s", got.Number, first.Number)
+	}
+	ok(t)(s.StartServing(bg, got.ID, 1))
+	ok(t)(s.Finish(bg, got.ID, 1))
+	// Put the finished ticket back at the very front of the head, by hand.
+	okAny(t, s.DB().Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) "+
+		"SELECT branch_id, business_date, 0, 0, 0, id, service_id FROM ticket WHERE id = ?", first.ID).Error)
+	next := ok(t)(s.CallNext(bg, 1, ""))
+	if next.ID != second.ID {
+		t.Fatalf("called %s (id %d), want %s: a ticket no longer waiting was called again", next.Number, next.ID, second.Number)
+	}
+	if _, err := s.CallNext(bg, 2, ""); !model.IsCode(err, model.EQueueEmpty) {
+		t.Fatalf("a third call: %v, want the queue empty", err)
+	}
+}
+
+// A database user who may not create triggers gets one sentence saying
+// what to grant, and the database is left as it was.
+func TestQueueHeadNeedsTriggerPrivilege(t *testing.T) {
+	s, dsn := mysqlOnly(t)
+	db := s.DB()
+	var name string
+	okAny(t, db.Raw("SELECT DATABASE()").Scan(&name).Error)
+	user := "jt_notrig_" + name[len(name)-6:]
+	okAny(t, db.Exec("CREATE USER '"+user+"'@'%' IDENTIFIED BY 'pw-"+user+"'").Error)
+	t.Cleanup(func() { db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	okAny(t, db.Exec("GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, DROP ON `"+name+"`.* TO '"+user+"'@'%'").Error)
+	for _, tr := range []string{"tr_ticket_head_ins", "tr_ticket_head_upd", "tr_ticket_head_del"} {
+		okAny(t, db.Exec("DROP TRIGGER "+tr).Error)
+	}
+	host := strings.TrimPrefix(dsn, "mysql://")
+	host = host[strings.Index(host, "@")+1:]
+	_, err := sqlstore.Open(bg, "mysql://"+user+":pw-"+user+"@"+host)
+	if err == nil {
+		t.Fatal("opened without the right to create triggers")
+	}
+	if !model.IsCode(err, model.EInvalidInput) || !strings.Contains(err.Error(), "TRIGGER") || strings.Contains(err.Error(), "pw-") {
+		t.Fatalf("error %q: want an invalid-input error naming the TRIGGER privilege, without the password", err)
+	}
+	var n int64
+	okAny(t, db.Raw("SELECT COUNT(*) FROM information_schema.triggers WHERE trigger_schema = ?", name).Scan(&n).Error)
+	if n != 0 {
+		t.Fatalf("%d triggers created by a user who may not", n)
+	}
+}
