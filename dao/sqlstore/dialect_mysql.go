@@ -182,6 +182,13 @@ func (mysqlDialect) givenID(_ *gorm.DB, _ string, insert func() error) error { r
 // a filesort InnoDB would lock every candidate row before sorting, and the
 // other windows would skip them all.
 func (mysqlDialect) claimNext(db *gorm.DB, c claim) (ticketRow, bool, error) {
+	row, found, err := claimHead(db, c, headClaim(c.rowLock()))
+	if err != nil || found {
+		return row, found, err
+	}
+	if healed, err := healHead(db, c); err != nil || !healed {
+		return row, false, err
+	}
 	return claimHead(db, c, headClaim(c.rowLock()))
 }
 

@@ -126,6 +126,42 @@ func fillHead(db *gorm.DB) error {
 	})
 }
 
+// healHead, when a claim found nothing, adds the waiting tickets of the
+// claim's services that queue_head lacks (a row deleted by hand, say) and
+// says whether it added any: a ticket missing from the head would never be
+// called. It reads without locks, where a ticket another window is calling
+// still has its row, and costs one walk of the few tickets left waiting
+// only when the queue looks empty.
+func healHead(db *gorm.DB, c claim) (bool, error) {
+	var missing []headRow
+	err := db.Raw("SELECT t.branch_id, t.business_date, t.lane, t.priority, t.sort_key, t.id AS ticket_id, t.service_id FROM ticket t "+
+		"WHERE t.branch_id = ? AND t.status = "+waitingStatus+" AND t.business_date = ? AND t.service_id IN ? "+
+		"AND NOT EXISTS (SELECT 1 FROM queue_head q WHERE q.branch_id = t.branch_id AND q.business_date = t.business_date "+
+		"AND q.lane = t.lane AND q.priority = t.priority AND q.sort_key = t.sort_key AND q.ticket_id = t.id) LIMIT 100",
+		c.branchID, c.date, c.serviceIDs).Scan(&missing).Error
+	if err != nil || len(missing) == 0 {
+		return false, err
+	}
+	for _, r := range missing {
+		if err := db.Exec("INSERT IGNORE INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			r.BranchID, r.BusinessDate, r.Lane, r.Priority, r.SortKey, r.TicketID, r.ServiceID).Error; err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// headRow is one row of queue_head.
+type headRow struct {
+	BranchID     int64
+	BusinessDate string
+	Lane         int
+	Priority     int
+	SortKey      int64
+	TicketID     int64
+	ServiceID    int64
+}
+
 // headFailed names what a database user lacks to create the triggers.
 func headFailed(err error) error {
 	var me *mysql.MySQLError

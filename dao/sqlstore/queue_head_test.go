@@ -208,3 +208,25 @@ func TestQueueHeadNeedsTriggerPrivilege(t *testing.T) {
 		t.Fatalf("%d triggers created by a user who may not", n)
 	}
 }
+
+// A waiting ticket whose head row is gone (deleted by hand) is still
+// called: when the head looks empty the claim looks for waiting tickets it
+// lacks, so no ticket waits for ever.
+func TestQueueHeadLostRowIsStillCalled(t *testing.T) {
+	s, _ := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	lost := take(t, s, "A", 0)
+	other := take(t, s, "A", 0)
+	okAny(t, s.DB().Exec("DELETE FROM queue_head WHERE ticket_id = ?", lost.ID).Error)
+	var got []int64
+	for w := 1; w <= 2; w++ {
+		got = append(got, ok(t)(s.CallNext(bg, w, "")).ID)
+	}
+	if fmt.Sprint(got) != fmt.Sprint([]int64{other.ID, lost.ID}) {
+		t.Fatalf("called ids %v, want %d then the one whose head row was lost, %d", got, other.ID, lost.ID)
+	}
+	if _, err := s.CallNext(bg, 3, ""); !model.IsCode(err, model.EQueueEmpty) {
+		t.Fatalf("a third call: %v, want the queue empty", err)
+	}
+	sameAsWaiting(t, s, "calling the lost ticket")
+}
