@@ -33,11 +33,11 @@ import (
 // waiting, so a row the head has wrongly (left by an install racing a
 // call, see installHead) is passed by and never called twice.
 
-// headMarker is in every trigger's body; a database whose triggers all
-// have it is left alone, so PCs opening the database do not recreate
-// them (which takes a lock on the ticket table that waits for every
-// open write).
-const headMarker = "jiaohao:queue_head:v1"
+// headMarker is in every trigger's body and, once the table has been
+// filled, in the table's comment; a database that has all four is left
+// alone, so PCs opening the database do not recreate the triggers (which
+// takes a lock on the ticket table that holds up every write behind it).
+const headMarker = "jiaohao:queue_head:v2"
 
 const headTable = `CREATE TABLE IF NOT EXISTS queue_head (
 	branch_id BIGINT NOT NULL, business_date VARCHAR(10) NOT NULL,
@@ -52,14 +52,22 @@ func headKey(r string) string {
 		r + ".priority AND sort_key = " + r + ".sort_key AND ticket_id = " + r + ".id"
 }
 
+// headInsert adds ticket row r's head row; a row left with the same key (by
+// a hand edit, or a fill racing a write) takes r's service.
 func headInsert(r string) string {
 	return "INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (" +
-		r + ".branch_id, " + r + ".business_date, " + r + ".lane, " + r + ".priority, " + r + ".sort_key, " + r + ".id, " + r + ".service_id)"
+		r + ".branch_id, " + r + ".business_date, " + r + ".lane, " + r + ".priority, " + r + ".sort_key, " + r + ".id, " + r + ".service_id)" +
+		" ON DUPLICATE KEY UPDATE service_id = " + r + ".service_id"
 }
+
+// headMatches is true where queue_head row q is ticket row t's as it is
+// now: the claim and the fill pass by any other.
+const headMatches = "t.id = q.ticket_id AND t.branch_id = q.branch_id AND t.business_date = q.business_date AND t.lane = q.lane AND " +
+	"t.priority = q.priority AND t.sort_key = q.sort_key AND t.service_id = q.service_id"
 
 // sameHead: an update that leaves a waiting ticket's head row as it was
 // (a print claim, a note) leaves the head table alone.
-const sameHead = "NEW.branch_id = OLD.branch_id AND NEW.business_date = OLD.business_date AND NEW.lane = OLD.lane AND " +
+const sameHead = "NEW.id = OLD.id AND NEW.branch_id = OLD.branch_id AND NEW.business_date = OLD.business_date AND NEW.lane = OLD.lane AND " +
 	"NEW.priority = OLD.priority AND NEW.sort_key = OLD.sort_key AND NEW.service_id = OLD.service_id"
 
 var waitingStatus = fmt.Sprint(int(model.Waiting))
@@ -75,55 +83,79 @@ var headTriggers = [][2]string{
 		"IF OLD.status = " + waitingStatus + " THEN DELETE FROM queue_head WHERE " + headKey("OLD") + "; END IF;\nEND"},
 }
 
+// headInstallWait bounds how long an install waits for another PC's
+// install (GET_LOCK) and for the writes under way on the ticket table
+// (lock_wait_timeout): a write that comes after the install's DDL waits
+// behind it, so the DDL must not wait long.
+const headInstallWait = 10
+
 // installHead creates the table and its triggers unless the database has
-// them, then fills the table from the waiting tickets. Each CREATE TRIGGER
-// waits for the writes already under way on the ticket table and every
-// later write runs it, so the fill, which locks the waiting rows it reads
-// and so sees each one as its last write left it, finds every waiting
-// ticket the triggers did not see. A write that moved a ticket while an
-// earlier install was between dropping and creating a trigger may leave
-// a row for a ticket no longer waiting: the fill removes those too.
+// them, then fills the table from the waiting tickets and marks it filled.
+// PCs opening the database at once take turns (a named server lock) and
+// each checks again once it has the lock. Each CREATE TRIGGER waits for the
+// writes already under way on the ticket table and every later write runs
+// it, so the fill, which locks the waiting rows it reads and so sees each
+// one as its last write left it, finds every waiting ticket the triggers
+// did not see. An install that stops before the mark (a deadlock, a
+// timeout) is done again by the next PC to open the database.
 func installHead(db *gorm.DB) error {
-	have := func() (bool, error) {
-		var n int64
-		err := db.Raw("SELECT COUNT(*) FROM information_schema.triggers WHERE trigger_schema = DATABASE() AND event_object_table = 'ticket' "+
-			"AND trigger_name IN ('tr_ticket_head_ins', 'tr_ticket_head_upd', 'tr_ticket_head_del') AND action_statement LIKE ?",
-			"%"+headMarker+"%").Scan(&n).Error
-		return n == int64(len(headTriggers)), err
-	}
-	if ok, err := have(); err != nil || ok {
+	if ok, err := haveHead(db); err != nil || ok {
 		return err
 	}
-	if err := db.Exec(headTable).Error; err != nil {
-		return headFailed(err)
-	}
-	for _, tr := range headTriggers {
-		if err := db.Exec("DROP TRIGGER IF EXISTS " + tr[0]).Error; err != nil {
+	return db.Connection(func(c *gorm.DB) error {
+		var got *int
+		if err := c.Raw("SELECT GET_LOCK('jiaohao_queue_head', ?)", headInstallWait).Scan(&got).Error; err != nil {
 			return headFailed(err)
 		}
-		if err := db.Exec(tr[1]).Error; err != nil {
-			if ok, err2 := have(); err2 == nil && ok { // another PC installed them meanwhile
-				break
-			}
-			return headFailed(err)
+		if got == nil || *got != 1 {
+			return model.Errorf(model.EUnavailable, "另一台电脑正在升级数据库，请稍后再打开 (another PC is upgrading the database: open it again shortly)")
 		}
-	}
-	return fillHead(db)
-}
-
-// fillHead adds the waiting tickets the head lacks and drops the rows of
-// tickets no longer waiting, in one transaction whose locking reads wait
-// for any write under way on those tickets.
-func fillHead(db *gorm.DB) error {
-	return db.Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec("DELETE q FROM queue_head q LEFT JOIN ticket t ON t.id = q.ticket_id AND t.status = " + waitingStatus +
-			" AND t.branch_id = q.branch_id AND t.business_date = q.business_date AND t.lane = q.lane AND t.priority = q.priority AND t.sort_key = q.sort_key AND t.service_id = q.service_id" +
-			" WHERE t.id IS NULL").Error; err != nil {
+		defer c.Exec("DO RELEASE_LOCK('jiaohao_queue_head')")
+		if ok, err := haveHead(c); err != nil || ok {
 			return err
 		}
-		return tx.Exec("INSERT IGNORE INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) " +
-			"SELECT branch_id, business_date, lane, priority, sort_key, id, service_id FROM ticket WHERE status = " + waitingStatus + " FOR UPDATE").Error
+		if err := c.Exec("SET SESSION lock_wait_timeout = ?", headInstallWait).Error; err != nil {
+			return err
+		}
+		defer c.Exec("SET SESSION lock_wait_timeout = DEFAULT")
+		if err := c.Exec(headTable).Error; err != nil {
+			return headFailed(err)
+		}
+		for _, tr := range headTriggers {
+			for _, q := range []string{"DROP TRIGGER IF EXISTS " + tr[0], tr[1]} {
+				if err := c.Exec(q).Error; err != nil {
+					return headFailed(err)
+				}
+			}
+		}
+		if err := fillHead(c); err != nil {
+			return headFailed(err)
+		}
+		return c.Exec("ALTER TABLE queue_head COMMENT = '" + headMarker + "'").Error
 	})
+}
+
+// haveHead says the triggers and the filled table are this build's.
+func haveHead(db *gorm.DB) (bool, error) {
+	var n int64
+	err := db.Raw("SELECT (SELECT COUNT(*) FROM information_schema.triggers WHERE trigger_schema = DATABASE() AND event_object_table = 'ticket' "+
+		"AND trigger_name IN ('tr_ticket_head_ins', 'tr_ticket_head_upd', 'tr_ticket_head_del') AND action_statement LIKE ?) + "+
+		"(SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'queue_head' AND table_comment = ?)",
+		"%"+headMarker+"%", headMarker).Scan(&n).Error
+	return n == int64(len(headTriggers))+1, err
+}
+
+// fillHead drops the rows of tickets no longer waiting as they are and adds
+// the waiting tickets the head lacks, one statement each, the second with
+// locking reads that wait for any write under way on those tickets.
+func fillHead(db *gorm.DB) error {
+	if err := db.Exec("DELETE q FROM queue_head q LEFT JOIN ticket t ON " + headMatches + " AND t.status = " + waitingStatus +
+		" WHERE t.id IS NULL").Error; err != nil {
+		return err
+	}
+	return db.Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) " +
+		"SELECT branch_id, business_date, lane, priority, sort_key, id, service_id FROM ticket WHERE status = " + waitingStatus + " FOR UPDATE " +
+		"ON DUPLICATE KEY UPDATE service_id = VALUES(service_id)").Error
 }
 
 // healHead, when a claim found nothing, adds the waiting tickets of the
@@ -137,14 +169,14 @@ func healHead(db *gorm.DB, c claim) (bool, error) {
 	err := db.Raw("SELECT t.branch_id, t.business_date, t.lane, t.priority, t.sort_key, t.id AS ticket_id, t.service_id FROM ticket t "+
 		"WHERE t.branch_id = ? AND t.status = "+waitingStatus+" AND t.business_date = ? AND t.service_id IN ? "+
 		"AND NOT EXISTS (SELECT 1 FROM queue_head q WHERE q.branch_id = t.branch_id AND q.business_date = t.business_date "+
-		"AND q.lane = t.lane AND q.priority = t.priority AND q.sort_key = t.sort_key AND q.ticket_id = t.id) LIMIT 100",
+		"AND q.lane = t.lane AND q.priority = t.priority AND q.sort_key = t.sort_key AND q.ticket_id = t.id AND q.service_id = t.service_id) LIMIT 100",
 		c.branchID, c.date, c.serviceIDs).Scan(&missing).Error
 	if err != nil || len(missing) == 0 {
 		return false, err
 	}
 	for _, r := range missing {
-		if err := db.Exec("INSERT IGNORE INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			r.BranchID, r.BusinessDate, r.Lane, r.Priority, r.SortKey, r.TicketID, r.ServiceID).Error; err != nil {
+		if err := db.Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (?, ?, ?, ?, ?, ?, ?) "+
+			"ON DUPLICATE KEY UPDATE service_id = VALUES(service_id)", r.BranchID, r.BusinessDate, r.Lane, r.Priority, r.SortKey, r.TicketID, r.ServiceID).Error; err != nil {
 			return false, err
 		}
 	}
@@ -183,6 +215,6 @@ func headClaim(lock string) string {
 		}
 		order = append(order, "q."+f)
 	}
-	return "SELECT t.* FROM queue_head q FORCE INDEX (PRIMARY) STRAIGHT_JOIN ticket t ON t.id = q.ticket_id AND t.status = " + waitingStatus +
+	return "SELECT t.* FROM queue_head q FORCE INDEX (PRIMARY) STRAIGHT_JOIN ticket t ON " + headMatches + " AND t.status = " + waitingStatus +
 		" WHERE q.branch_id = ? AND q.business_date = ? AND q.service_id IN ? ORDER BY " + strings.Join(order, ", ") + " LIMIT 1" + lock
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,9 +122,7 @@ func TestQueueHeadFilledOnUpgrade(t *testing.T) {
 	}
 	called := ok(t)(s.CallNext(bg, 1, ""))
 	db := s.DB()
-	for _, tr := range []string{"tr_ticket_head_ins", "tr_ticket_head_upd", "tr_ticket_head_del"} {
-		okAny(t, db.Exec("DROP TRIGGER "+tr).Error)
-	}
+	dropHeadTriggers(t, s)
 	// Without the triggers: one waiting ticket's row lost, a called one's
 	// left behind, and a ticket taken that the head never heard of.
 	okAny(t, db.Exec("DELETE FROM queue_head WHERE ticket_id = ?", taken[3].ID).Error)
@@ -229,4 +228,116 @@ func TestQueueHeadLostRowIsStillCalled(t *testing.T) {
 		t.Fatalf("a third call: %v, want the queue empty", err)
 	}
 	sameAsWaiting(t, s, "calling the lost ticket")
+}
+
+// dropHeadTriggers leaves the database as one from before queue_head.
+func dropHeadTriggers(t *testing.T, s *sqlstore.GormStore) {
+	t.Helper()
+	for _, tr := range []string{"tr_ticket_head_ins", "tr_ticket_head_upd", "tr_ticket_head_del"} {
+		okAny(t, s.DB().Exec("DROP TRIGGER "+tr).Error)
+	}
+}
+
+// Several PCs opening a database from before queue_head at once, while a
+// window calls: each opens, the triggers are installed once, the table is
+// whole.
+func TestQueueHeadInstallsOnceFromManyPCs(t *testing.T) {
+	s, dsn := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	for i := 0; i < 12; i++ {
+		take(t, s, []string{"A", "B", "V"}[i%3], 0)
+	}
+	for round := 0; round < 8; round++ {
+		dropHeadTriggers(t, s)
+		var wg sync.WaitGroup
+		errs := make(chan error, 5)
+		for pc := 0; pc < 4; pc++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				o, err := sqlstore.Open(bg, dsn)
+				if err == nil {
+					o.Close()
+				}
+				errs <- err
+			}()
+		}
+		wg.Add(1)
+		go func() { // a window calls and a kiosk takes meanwhile
+			defer wg.Done()
+			if _, err := s.CallNext(bg, 1, ""); err != nil {
+				errs <- err
+			}
+			_, err := s.TakeTicket(bg, "A", 0, "test")
+			errs <- err
+		}()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		sameAsWaiting(t, s, fmt.Sprintf("round %d of four PCs installing at once", round))
+	}
+	// Once installed and filled, opening the database leaves the triggers be.
+	created := func() string {
+		var at []string
+		okAny(t, s.DB().Raw("SELECT CAST(created AS CHAR) FROM information_schema.triggers WHERE trigger_schema = DATABASE() ORDER BY trigger_name").Scan(&at).Error)
+		return strings.Join(at, " ")
+	}
+	before := created()
+	time.Sleep(50 * time.Millisecond)
+	o, err := sqlstore.Open(bg, dsn)
+	okAny(t, err)
+	o.Close()
+	if after := created(); after != before {
+		t.Fatalf("opening an installed database made the triggers again (created %s, then %s)", before, after)
+	}
+}
+
+// An install that stopped after its triggers but before the table was
+// marked filled is finished by the next PC to open the database.
+func TestQueueHeadInterruptedInstallIsFinished(t *testing.T) {
+	s, dsn := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	a := take(t, s, "A", 0)
+	take(t, s, "A", 0)
+	okAny(t, s.DB().Exec("ALTER TABLE queue_head COMMENT = ''").Error)
+	okAny(t, s.DB().Exec("DELETE FROM queue_head WHERE ticket_id = ?", a.ID).Error)
+	again, err := sqlstore.Open(bg, dsn)
+	okAny(t, err)
+	defer again.Close()
+	sameAsWaiting(t, again, "opening a database whose install stopped before the fill")
+	if got := ok(t)(again.CallNext(bg, 1, "")); got.ID != a.ID {
+		t.Fatalf("called %s, want %s, the head of the queue", got.Number, a.Number)
+	}
+}
+
+// Rows that do not match their ticket as it is now are passed by: one under
+// another service is not called by a window of that service, and one left
+// with a called ticket's key does not stop the ticket coming back.
+func TestQueueHeadWrongRowsArePassedBy(t *testing.T) {
+	s, _ := mysqlOnly(t)
+	clearOfDayEnd(t, 15*time.Minute, s)
+	b := take(t, s, "B", 0)
+	a := take(t, s, "A", 0)
+	// B's ticket also listed under A, at the very front.
+	okAny(t, s.DB().Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) "+
+		"SELECT branch_id, business_date, 0, 0, 0, id, (SELECT id FROM service WHERE code = 'A' AND branch_id = ticket.branch_id) FROM ticket WHERE id = ?", b.ID).Error)
+	if got := ok(t)(s.CallNext(bg, 1, "A")); got.ID != a.ID {
+		t.Fatalf("an A call took %s, want %s: a row under the wrong service was called", got.Number, a.Number)
+	}
+	// A leftover row with B's own key, after B is called: its transfer back
+	// into the queue keeps the key and must not fail on the leftover.
+	got := ok(t)(s.CallNext(bg, 2, "B"))
+	if got.ID != b.ID {
+		t.Fatalf("a B call took %s, want %s", got.Number, b.Number)
+	}
+	okAny(t, s.DB().Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) "+
+		"SELECT branch_id, business_date, lane, priority, sort_key, id, 0 FROM ticket WHERE id = ?", b.ID).Error)
+	ok(t)(s.Transfer(bg, b.ID, 2, model.TransferTarget{Service: "V"}))
+	if again := ok(t)(s.CallNext(bg, 3, "V")); again.ID != b.ID {
+		t.Fatalf("after the transfer a B call took %s, want %s", again.Number, b.Number)
+	}
 }
