@@ -137,3 +137,18 @@ func ServerEnv(engine string) string {
 	}
 	return ""
 }
+
+// ServerDSN is a fresh database on the server env names (EnvPostgres,
+// EnvMySQL), for a test of that engine alone: it skips where the variable
+// is unset, and fails instead when JIAOHAO_TEST_REQUIRE_SERVERS=1.
+func ServerDSN(t testing.TB, env string) string {
+	t.Helper()
+	dsn := os.Getenv(env)
+	if dsn == "" {
+		if os.Getenv(EnvRequire) == "1" {
+			t.Fatalf("%s is not set but %s=1", env, EnvRequire)
+		}
+		t.Skipf("%s not set", env)
+	}
+	return FreshDatabase(t, dsn)
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,14 +23,7 @@ import (
 // postgresDSN is a fresh PostgreSQL database, or a skip (a failure in CI).
 func postgresDSN(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv(daotest.EnvPostgres)
-	if dsn == "" {
-		if os.Getenv(daotest.EnvRequire) == "1" {
-			t.Fatalf("%s is not set but %s=1", daotest.EnvPostgres, daotest.EnvRequire)
-		}
-		t.Skipf("%s not set", daotest.EnvPostgres)
-	}
-	return daotest.FreshDatabase(t, dsn)
+	return daotest.ServerDSN(t, daotest.EnvPostgres)
 }
 
 // 1,000 screens, each with its own token, connect at once to a host on

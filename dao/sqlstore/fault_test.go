@@ -3,7 +3,6 @@ package sqlstore_test
 import (
 	"context"
 	"net/url"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,14 +19,7 @@ import (
 func TestLostDatabaseIsUnavailableEverywhere(t *testing.T) {
 	for _, e := range []struct{ name, env string }{{"postgres", daotest.EnvPostgres}, {"mysql", daotest.EnvMySQL}} {
 		t.Run(e.name, func(t *testing.T) {
-			dsn := os.Getenv(e.env)
-			if dsn == "" {
-				if os.Getenv(daotest.EnvRequire) == "1" {
-					t.Fatalf("%s is not set but %s=1", e.env, daotest.EnvRequire)
-				}
-				t.Skipf("%s not set", e.env)
-			}
-			dsn = daotest.FreshDatabase(t, dsn)
+			dsn := daotest.ServerDSN(t, e.env)
 			u, _ := url.Parse(dsn)
 			proxy := daotest.NewProxy(t, u.Host)
 			s, err := sqlstore.Open(bg, proxy.Via(dsn))

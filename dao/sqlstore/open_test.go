@@ -2,7 +2,6 @@ package sqlstore_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -94,14 +93,7 @@ func TestFreshDatabaseIsSeeded(t *testing.T) {
 // server without TLS, refused for that reason (it used to connect in clear
 // text, the parameter dropped).
 func TestMySQLTLSParameterIsUsed(t *testing.T) {
-	dsn := os.Getenv(daotest.EnvMySQL)
-	if dsn == "" {
-		if os.Getenv(daotest.EnvRequire) == "1" {
-			t.Fatalf("%s is not set but %s=1", daotest.EnvMySQL, daotest.EnvRequire)
-		}
-		t.Skipf("%s not set", daotest.EnvMySQL)
-	}
-	s, err := sqlstore.Open(bg, daotest.FreshDatabase(t, dsn)+"?tls=skip-verify")
+	s, err := sqlstore.Open(bg, daotest.ServerDSN(t, daotest.EnvMySQL)+"?tls=skip-verify")
 	if err != nil {
 		if !strings.Contains(err.Error(), "TLS") {
 			t.Fatalf("tls=skip-verify on a server: %v", err)

@@ -2,7 +2,6 @@ package sqlstore_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,19 +17,12 @@ import (
 // write, an upgrade of a database that had none, a row it should not have
 // and a database user who may not create triggers.
 
-// mysqlOnly opens a store on a fresh MariaDB/MySQL database; where no
-// server is configured it skips, or fails when servers are required.
+// mysqlOnly opens a store on a fresh MariaDB/MySQL database (queue_head
+// is theirs alone); where no server is configured it skips, or fails when
+// servers are required.
 func mysqlOnly(t *testing.T) (*sqlstore.GormStore, string) {
 	t.Helper()
-	env := daotest.ServerEnv("mysql")
-	server := os.Getenv(env)
-	if server == "" {
-		if os.Getenv(daotest.EnvRequire) == "1" {
-			t.Fatalf("%s is not set but %s=1", env, daotest.EnvRequire)
-		}
-		t.Skipf("queue_head is MariaDB's and MySQL's; %s not set", env)
-	}
-	dsn := daotest.FreshDatabase(t, server)
+	dsn := daotest.ServerDSN(t, daotest.EnvMySQL)
 	s, err := sqlstore.Open(bg, dsn)
 	okAny(t, err)
 	t.Cleanup(func() { s.Close() })
