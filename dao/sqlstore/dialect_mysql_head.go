@@ -46,6 +46,9 @@ const headTable = `CREATE TABLE IF NOT EXISTS queue_head (
 	PRIMARY KEY (branch_id, business_date, lane, priority, sort_key, ticket_id)
 ) ENGINE=InnoDB`
 
+// headColumns are queue_head's columns, in the order every insert names them.
+const headColumns = "branch_id, business_date, lane, priority, sort_key, ticket_id, service_id"
+
 // headKey matches a queue_head row to the ticket row r (NEW or OLD).
 func headKey(r string) string {
 	return "branch_id = " + r + ".branch_id AND business_date = " + r + ".business_date AND lane = " + r + ".lane AND priority = " +
@@ -55,7 +58,7 @@ func headKey(r string) string {
 // headInsert adds ticket row r's head row; a row left with the same key (by
 // a hand edit, or a fill racing a write) takes r's service.
 func headInsert(r string) string {
-	return "INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (" +
+	return "INSERT INTO queue_head (" + headColumns + ") VALUES (" +
 		r + ".branch_id, " + r + ".business_date, " + r + ".lane, " + r + ".priority, " + r + ".sort_key, " + r + ".id, " + r + ".service_id)" +
 		" ON DUPLICATE KEY UPDATE service_id = " + r + ".service_id"
 }
@@ -153,7 +156,7 @@ func fillHead(db *gorm.DB) error {
 		" WHERE t.id IS NULL").Error; err != nil {
 		return err
 	}
-	return db.Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) " +
+	return db.Exec("INSERT INTO queue_head (" + headColumns + ") " +
 		"SELECT branch_id, business_date, lane, priority, sort_key, id, service_id FROM ticket WHERE status = " + waitingStatus + " FOR UPDATE " +
 		"ON DUPLICATE KEY UPDATE service_id = VALUES(service_id)").Error
 }
@@ -168,19 +171,19 @@ func healHead(db *gorm.DB, c claim) (bool, error) {
 	var missing []headRow
 	err := db.Raw("SELECT t.branch_id, t.business_date, t.lane, t.priority, t.sort_key, t.id AS ticket_id, t.service_id FROM ticket t "+
 		"WHERE t.branch_id = ? AND t.status = "+waitingStatus+" AND t.business_date = ? AND t.service_id IN ? "+
-		"AND NOT EXISTS (SELECT 1 FROM queue_head q WHERE q.branch_id = t.branch_id AND q.business_date = t.business_date "+
-		"AND q.lane = t.lane AND q.priority = t.priority AND q.sort_key = t.sort_key AND q.ticket_id = t.id AND q.service_id = t.service_id) LIMIT 100",
+		"AND NOT EXISTS (SELECT 1 FROM queue_head q WHERE "+headMatches+") LIMIT 100",
 		c.branchID, c.date, c.serviceIDs).Scan(&missing).Error
 	if err != nil || len(missing) == 0 {
 		return false, err
 	}
-	for _, r := range missing {
-		if err := db.Exec("INSERT INTO queue_head (branch_id, business_date, lane, priority, sort_key, ticket_id, service_id) VALUES (?, ?, ?, ?, ?, ?, ?) "+
-			"ON DUPLICATE KEY UPDATE service_id = VALUES(service_id)", r.BranchID, r.BusinessDate, r.Lane, r.Priority, r.SortKey, r.TicketID, r.ServiceID).Error; err != nil {
-			return false, err
-		}
+	rows := make([]string, len(missing))
+	args := make([]any, 0, 7*len(missing))
+	for i, r := range missing {
+		rows[i] = "(?, ?, ?, ?, ?, ?, ?)"
+		args = append(args, r.BranchID, r.BusinessDate, r.Lane, r.Priority, r.SortKey, r.TicketID, r.ServiceID)
 	}
-	return true, nil
+	return true, db.Exec("INSERT INTO queue_head ("+headColumns+") VALUES "+strings.Join(rows, ", ")+
+		" ON DUPLICATE KEY UPDATE service_id = VALUES(service_id)", args...).Error
 }
 
 // headRow is one row of queue_head.
@@ -208,13 +211,19 @@ func headFailed(err error) error {
 // from queue_head, the ticket row by its id, both locked. STRAIGHT_JOIN and
 // the forced key keep the walk in the head's key order, without a sort.
 func headClaim(lock string) string {
-	order := make([]string, 0, 4)
+	return "SELECT t.* FROM queue_head q FORCE INDEX (PRIMARY) STRAIGHT_JOIN ticket t ON " + headMatches + " AND t.status = " + waitingStatus +
+		" WHERE q.branch_id = ? AND q.business_date = ? AND q.service_id IN ? ORDER BY " + headOrder + " LIMIT 1" + lock
+}
+
+// headOrder is the model's serving order over queue_head's columns, which
+// its key follows (ticket_id for the ticket's id).
+var headOrder = func() string {
+	var order []string
 	for _, f := range model.ServingOrder() {
 		if f == "id" {
 			f = "ticket_id"
 		}
 		order = append(order, "q."+f)
 	}
-	return "SELECT t.* FROM queue_head q FORCE INDEX (PRIMARY) STRAIGHT_JOIN ticket t ON " + headMatches + " AND t.status = " + waitingStatus +
-		" WHERE q.branch_id = ? AND q.business_date = ? AND q.service_id IN ? ORDER BY " + strings.Join(order, ", ") + " LIMIT 1" + lock
-}
+	return strings.Join(order, ", ")
+}()
