@@ -33,7 +33,7 @@ type aheadRow struct {
 func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
 	walks := make([]aheadWalk, 0, len(services))
 	for _, id := range services {
-		w, err := t.walkAhead(row, id)
+		w, err := t.walkAhead(row, id, 0)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -46,11 +46,12 @@ func (t *txn) aheadOf(row ticketRow, services []int64) ([]int64, int, error) {
 // aheadWalk is one service's tickets ahead of a ticket: the first
 // aheadRead in serving order, how many there are up to MaxAhead, and the
 // branch version the statement that read them saw (0: it found none, and
-// so no version).
+// so no version). missed: see walkAhead.
 type aheadWalk struct {
 	head    []aheadRow
 	count   int
 	version int64
+	missed  bool
 }
 
 // mergeWalks is the services of the first aheadRead tickets of walks in
@@ -68,30 +69,68 @@ func mergeWalks(walks []aheadWalk) ([]int64, int) {
 // walkAhead reads service's walk ahead of row in one statement: the head,
 // the bounded count and the branch version beside them, all from the
 // one committed state the statement sees (see takeReading).
-func (t *txn) walkAhead(row ticketRow, service int64) (aheadWalk, error) {
+//
+// known > 0 is a version every commit up to which the statement sees (an
+// earlier statement read it). The statement then also counts the events
+// after known up to its own version: fewer, and it missed a commit that
+// one it saw came after (see EventsSince), so it is read again. A walk
+// still missing one after missedTries reads is returned missed: right
+// for this take but for the commits under way, and not to be kept.
+func (t *txn) walkAhead(row ticketRow, service, known int64) (aheadWalk, error) {
+	for try := 1; ; try++ {
+		w, events, err := t.readWalk(row, service, known)
+		if err != nil || known == 0 || len(w.head) == 0 || events == w.version-known {
+			return w, err
+		}
+		if try == missedTries {
+			w.missed = true
+			return w, nil
+		}
+	}
+}
+
+// missedTries bounds the reads of a walk that each missed a commit: each
+// read sees every commit the one before saw, so a second miss needs new
+// commits caught the same way.
+const missedTries = 3
+
+// readWalk is one read of walkAhead, with the events it counted after
+// known (none counted when known is 0).
+func (t *txn) readWalk(row ticketRow, service, known int64) (aheadWalk, int64, error) {
 	cond, args := servedBefore(row.toModel(nil), t.s.d.rowValues())
 	fields := model.ServingOrder()
 	cols := "h." + strings.Join(fields, ", h.")
 	count := t.Table("(?) AS c", t.aheadQuery(row, service, cond, args, "id", model.MaxAhead)).Select("count(*)")
 	q := t.Table("(?) AS h", t.aheadQuery(row, service, cond, args, callOrder, aheadRead))
-	if t.s.d.statementSnapshot() {
-		q = q.Select(cols+", (?) AS n, (?) AS v", count, t.Table("branch").Select("version").Where("id = ?", t.s.branchID))
-	} else {
+	version := t.Table("branch").Select("version").Where("id = ?", t.s.branchID)
+	checked := known > 0 && t.s.d.statementSnapshot()
+	switch {
+	case !t.s.d.statementSnapshot():
 		// No reading is kept, and the version row would only be one
 		// more lock to wait for behind a committing write.
 		q = q.Select(cols+", (?) AS n, 0 AS v", count)
+	case checked:
+		events := t.Table("queue_event").Select("count(*)").
+			Where("branch_id = ? AND version > ? AND version <= (?)", t.s.branchID, known, version)
+		q = q.Select(cols+", (?) AS n, (?) AS v, (?) AS e", count, version, events)
+	default:
+		q = q.Select(cols+", (?) AS n, (?) AS v", count, version)
 	}
 	rows, err := q.Rows()
 	if err != nil {
-		return aheadWalk{}, err
+		return aheadWalk{}, 0, err
 	}
 	defer rows.Close()
 	// Scanned by hand: the ORM's reflection per row was most of the cost.
 	n := len(fields)
 	w := aheadWalk{}
+	var events int64
 	keys := make([]int64, 0, 64*n)
-	dest := make([]any, n+2)
-	dest[n], dest[n+1] = &w.count, &w.version
+	dest := []any{&w.count, &w.version}
+	if checked {
+		dest = append(dest, &events)
+	}
+	dest = append(make([]any, n, n+len(dest)), dest...)
 	for rows.Next() {
 		keys = append(keys, make([]int64, n)...)
 		k := keys[len(keys)-n:]
@@ -99,12 +138,12 @@ func (t *txn) walkAhead(row ticketRow, service int64) (aheadWalk, error) {
 			dest[i] = &k[i]
 		}
 		if err := rows.Scan(dest...); err != nil {
-			return aheadWalk{}, err
+			return aheadWalk{}, 0, err
 		}
 		w.head = append(w.head, aheadRow{service: service})
 	}
 	if err := rows.Err(); err != nil {
-		return aheadWalk{}, err
+		return aheadWalk{}, 0, err
 	}
 	// The keys' backing array stopped moving: hand out the slices now.
 	for i := range w.head {
@@ -112,7 +151,7 @@ func (t *txn) walkAhead(row ticketRow, service int64) (aheadWalk, error) {
 	}
 	// The derived table's order is the engine's to keep or not.
 	slices.SortFunc(w.head, func(a, b aheadRow) int { return slices.Compare(a.key, b.key) })
-	return w, nil
+	return w, events, nil
 }
 
 // aheadQuery is the walk of service's waiting tickets served before row.

@@ -233,3 +233,21 @@ func (s *GormStore) FailAfterFirst(ctx context.Context, window int, id int64, fi
 	})
 	return err
 }
+
+// WalkAfter is the walk of service's waiting tickets ahead of a new
+// number, read as a take reads it when every commit up to version known
+// must be seen: its count, its version, and whether each read missed one.
+func WalkAfter(ctx context.Context, s *GormStore, service string, known int64) (count int, version int64, missed bool, err error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	t := s.read(ctx)
+	t.now, t.date = now, s.calendar(ctx).Date(now)
+	svc, err := t.serviceByCode(service)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	w, err := t.walkAhead(s.takeProbe(svc.ID, t.date, svc.Priority, now), svc.ID, known)
+	return w.count, w.version, w.missed, err
+}

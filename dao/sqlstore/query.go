@@ -132,14 +132,25 @@ func servedBefore(t model.Ticket, rowValues bool) (string, []any) {
 	return cond, args
 }
 
-// EventsSince returns events with version > since, oldest first.
+// EventsSince returns events with version > since, oldest first, with no
+// version missing that a later read would find: what a watcher has read
+// past, it never reads.
+//
+// Versions commit in order, but one statement does not always see one
+// committed state. On MariaDB the read view of a statement lists the
+// transactions still running while they commit, so it can miss the
+// commit of version n and see n+1, which waited for n's lock and committed
+// after it. Any statement begun after this one has ended sees n. So a
+// read with a hole is read again up to the last version it saw; a hole
+// still there then is one no read will fill (old days archived).
 func (s *GormStore) EventsSince(ctx context.Context, since int64, limit int) ([]model.Event, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
 	}
-	var rows []eventRow
-	err := s.db.WithContext(ctx).Where("branch_id = ? AND version > ?", s.branchID, since).
-		Order("version").Limit(limit).Find(&rows).Error
+	rows, err := s.eventsAfter(ctx, since, 0, limit)
+	if err == nil && hasHole(rows, since) {
+		rows, err = s.eventsAfter(ctx, since, rows[len(rows)-1].Version, limit)
+	}
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -148,6 +159,29 @@ func (s *GormStore) EventsSince(ctx context.Context, since int64, limit int) ([]
 		out[i] = r.toModel()
 	}
 	return out, nil
+}
+
+// eventsAfter reads up to limit events with since < version <= upTo (no
+// upper bound when upTo is 0), oldest first.
+func (s *GormStore) eventsAfter(ctx context.Context, since, upTo int64, limit int) ([]eventRow, error) {
+	q := s.db.WithContext(ctx).Where("branch_id = ? AND version > ?", s.branchID, since)
+	if upTo > 0 {
+		q = q.Where("version <= ?", upTo)
+	}
+	var rows []eventRow
+	err := q.Order("version").Limit(limit).Find(&rows).Error
+	return rows, err
+}
+
+// hasHole says rows, read after since, skip a version.
+func hasHole(rows []eventRow, since int64) bool {
+	for _, r := range rows {
+		if r.Version != since+1 {
+			return true
+		}
+		since = r.Version
+	}
+	return false
 }
 
 func (s *GormStore) version(db *gorm.DB) (int64, error) {

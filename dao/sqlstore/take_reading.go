@@ -18,14 +18,18 @@ import (
 // or setting changed), a new business day, or a reading older than
 // maxReadingAge makes the take read everything again.
 //
-// This is exact because versions are gap-free and commit-ordered: what a
-// statement sees is every event up to some version and none after, so a
+// This is exact because versions are gap-free and commit-ordered: a
 // reading made at version v and the events after v are the state now.
 // Each walk of a service reads the branch version in the same statement
 // as its tickets, so a ticket committed while the reading was made is
-// counted once, by the walk or by the events after it, never by both. An
-// engine whose statement does not read one committed state (SQL Server
-// under locking read committed) reads everything on every take.
+// counted once, by the walk or by the events after it, never by both.
+// A statement on MariaDB may still miss a commit that one it sees came
+// after (see EventsSince): the events after a reading must follow it with
+// no version missing, and a walk counts, in its statement, the events
+// since a version every later statement sees all of, so a walk that
+// missed one is read again. An engine whose statement does not read one
+// committed state (SQL Server under locking read committed) reads
+// everything on every take.
 
 // maxReadingAge bounds how long a reading is kept at all, for what
 // changes without an event of its own; a variable for the tests.
@@ -111,21 +115,30 @@ func (t *txn) takenPosition(row ticketRow, now time.Time) (model.Position, error
 	b := r.base.at(now)
 	services := b.services(row.ServiceID)
 	walks := make([]aheadWalk, len(services))
+	keep := true
 	for i, id := range services {
 		k := walkKey{id, row.Priority}
 		w, ok := r.walks[k]
 		if !ok {
-			if w, err = t.walkAhead(row, id); err != nil {
+			// Every commit up to r.version was seen by an earlier
+			// statement (a version read, or events with none missing).
+			if w, err = t.walkAhead(row, id, r.version); err != nil {
 				return model.Position{}, err
 			}
 			if w.version == 0 {
 				w.version = r.version
 			}
-			r.walks[k] = w
+			if w.missed {
+				keep = false
+			} else {
+				r.walks[k] = w
+			}
 		}
 		walks[i] = w
 	}
-	t.s.readings.keep(r)
+	if keep {
+		t.s.readings.keep(r)
+	}
 	ahead, total := mergeWalks(walks)
 	return b.estimate(row, ahead, total), nil
 }
@@ -186,6 +199,9 @@ func (r *takeReading) replay(evs []replayRow) (*takeReading, bool) {
 	}
 	added := false
 	for _, e := range evs {
+		if e.Version != out.version+1 {
+			return nil, false // a commit this read missed: read again
+		}
 		if quietKinds[e.Kind] {
 			out.version = e.Version
 			continue

@@ -126,3 +126,30 @@ func TestKeptReadingUnderConcurrentTakes(t *testing.T) {
 		}
 	})
 }
+
+// A walk whose statement missed a commit that one it saw came after (a
+// version missing between the one every statement since has seen and
+// its own) is read again, and one that keeps missing it is not kept. The
+// missing commit is made here by removing its event.
+func TestWalkMissingAVersionIsNotKept(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		for range 4 {
+			take(t, s, "A", 0)
+		}
+		var v int64
+		okAny(t, s.DB().Raw("SELECT version FROM branch WHERE id = ?", s.BranchID()).Scan(&v).Error)
+		walk := func(known int64, wantMissed bool) {
+			t.Helper()
+			n, at, missed, err := sqlstore.WalkAfter(bg, s, "A", known)
+			okAny(t, err)
+			if n != 4 || at != v || missed != wantMissed {
+				t.Fatalf("walk after version %d of %d: %d ahead at version %d, missed %v; want 4 at %d, missed %v", known, v, n, at, missed, v, wantMissed)
+			}
+		}
+		walk(v-3, false)
+		okAny(t, s.DB().Exec("DELETE FROM queue_event WHERE branch_id = ? AND version = ?", s.BranchID(), v-1).Error)
+		walk(v-3, true)
+		walk(v-1, false) // every version after v-1 is there
+		walk(0, false)   // nothing asked
+	})
+}
