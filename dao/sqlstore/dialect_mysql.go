@@ -212,7 +212,15 @@ var mysqlFaults = faultCodes{
 	"1021": msgDiskFull, "1114": msgDiskFull, "3": msgIO,
 	"1290": msgReadOnly, "1836": msgReadOnly, "1792": msgReadOnly,
 	"1205": msgBusy, "1213": msgBusy,
+	"1449": msgHeadDefinerGone,
 }
+
+// msgHeadDefinerGone: the triggers that keep queue_head run as the account
+// that installed them (dialect_mysql_head.go); with it dropped, every
+// write of a ticket fails until they are installed again, which opening
+// the database does once they are gone.
+const msgHeadDefinerGone = "安装叫号触发器的数据库账户已被删除，号码无法写入：请数据库管理员删除触发器 tr_ticket_head_ins、tr_ticket_head_upd、tr_ticket_head_del，再从任一台电脑重新打开数据库 " +
+	"(the database account that installed the queue's triggers was dropped, so no ticket can be written: drop the triggers tr_ticket_head_ins, tr_ticket_head_upd and tr_ticket_head_del, then open the database again from any PC)"
 
 func (mysqlDialect) fault(err error) string {
 	var me *mysql.MySQLError

@@ -333,3 +333,49 @@ func TestQueueHeadWrongRowsArePassedBy(t *testing.T) {
 		t.Fatalf("after the transfer a B call took %s, want %s", again.Number, b.Number)
 	}
 }
+
+// The triggers run as the account that installed them. With that account
+// dropped, a take fails with one sentence saying what to do and takes
+// nothing; doing it (dropping the triggers, opening the database again)
+// makes takes work, with the table whole.
+func TestQueueHeadDefinerDroppedSaysWhatToDo(t *testing.T) {
+	s, dsn := mysqlOnly(t)
+	db := s.DB()
+	var name string
+	okAny(t, db.Raw("SELECT DATABASE()").Scan(&name).Error)
+	user := "jt_definer_" + name[len(name)-6:]
+	okAny(t, db.Exec("CREATE USER '"+user+"'@'%' IDENTIFIED BY 'pw-"+user+"'").Error)
+	t.Cleanup(func() { db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	okAny(t, db.Exec("GRANT ALL ON `"+name+"`.* TO '"+user+"'@'%'").Error)
+	take(t, s, "A", 0)
+	dropHeadTriggers(t, s)
+	host := strings.TrimPrefix(dsn, "mysql://")
+	host = host[strings.Index(host, "@")+1:]
+	installer, err := sqlstore.Open(bg, "mysql://"+user+":pw-"+user+"@"+host)
+	okAny(t, err)
+	installer.Close()
+	okAny(t, db.Exec("DROP USER '"+user+"'@'%'").Error)
+
+	before := countTickets(t, s)
+	_, err = s.TakeTicket(bg, "A", 0, "kiosk")
+	if !model.IsCode(err, model.EUnavailable) || !strings.Contains(err.Error(), "tr_ticket_head_ins") || strings.Contains(err.Error(), "1449") {
+		t.Fatalf("a take with the triggers' account dropped: %v; want unavailable, naming the triggers to drop, no server code", err)
+	}
+	if n := countTickets(t, s); n != before {
+		t.Fatalf("%d tickets after the failed take, %d before", n, before)
+	}
+
+	dropHeadTriggers(t, s)
+	again, err := sqlstore.Open(bg, dsn)
+	okAny(t, err)
+	t.Cleanup(func() { again.Close() })
+	take(t, again, "A", 0)
+	sameAsWaiting(t, again, "after the triggers were installed again")
+}
+
+func countTickets(t *testing.T, s *sqlstore.GormStore) int64 {
+	t.Helper()
+	var n int64
+	okAny(t, s.DB().Raw("SELECT COUNT(*) FROM ticket").Scan(&n).Error)
+	return n
+}
