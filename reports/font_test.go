@@ -1,9 +1,12 @@
 package reports_test
 
 import (
+	"crypto/sha256"
 	"strings"
+	"sync"
 	"testing"
 
+	"jiaohao/assets"
 	"jiaohao/reports"
 )
 
@@ -45,5 +48,35 @@ func TestPDFDrawsNamesBeyondTheBasicPlane(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPDFLeavesTheEmbeddedFontAlone: the PDF writer wrote into the font
+// bytes it was given while cutting the subset (an append onto a slice of
+// them), and it was given the program's one embedded copy, which the
+// screens draw with too. Two reports at once, as a host serving head
+// office while writing its day's report does, raced on it. Every document
+// now cuts from its own copy: drawing several at once leaves the embedded
+// font as it was.
+func TestPDFLeavesTheEmbeddedFontAlone(t *testing.T) {
+	before := sha256.Sum256(assets.CJKFont)
+	r := reports.Report{Branch: "城东支行", Services: []reports.ServiceStats{{Code: "A", Name: "个人业务 ABC 123", Count: 3}}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Go(func() {
+			_, err := reports.PDF(r, reports.LangZH)
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sha256.Sum256(assets.CJKFont) != before {
+		t.Fatal("drawing reports changed the embedded font's bytes")
 	}
 }

@@ -76,7 +76,10 @@ func newDoc(lb labels, title string, at time.Time, pages int) *pdfDoc {
 	f.SetModificationDate(at)
 	f.SetTitle(title, true)
 	f.SetProducer("jiaohao", true)
-	f.AddUTF8FontFromBytes(assets.CJKFontName, "", assets.CJKFont)
+	// Its own copy: cutting the subset writes into the bytes it was
+	// given (an append onto a slice of them), and the embedded font is
+	// shared with the screens and with any report drawn at the same time.
+	f.AddUTF8FontFromBytes(assets.CJKFontName, "", bytes.Clone(assets.CJKFont))
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, margin+5)
 	f.SetFooterFunc(func() {
