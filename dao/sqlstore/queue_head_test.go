@@ -175,18 +175,11 @@ func TestQueueHeadRowOfCalledTicketIsPassedBy(t *testing.T) {
 func TestQueueHeadNeedsTriggerPrivilege(t *testing.T) {
 	s, dsn := mysqlOnly(t)
 	db := s.DB()
-	var name string
-	okAny(t, db.Raw("SELECT DATABASE()").Scan(&name).Error)
-	user := "jt_notrig_" + name[len(name)-6:]
-	okAny(t, db.Exec("CREATE USER '"+user+"'@'%' IDENTIFIED BY 'pw-"+user+"'").Error)
-	t.Cleanup(func() { db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
-	okAny(t, db.Exec("GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, DROP ON `"+name+"`.* TO '"+user+"'@'%'").Error)
+	_, userDSN, name := mysqlUser(t, s, dsn, "jt_notrig_", "SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, DROP")
 	for _, tr := range []string{"tr_ticket_head_ins", "tr_ticket_head_upd", "tr_ticket_head_del"} {
 		okAny(t, db.Exec("DROP TRIGGER "+tr).Error)
 	}
-	host := strings.TrimPrefix(dsn, "mysql://")
-	host = host[strings.Index(host, "@")+1:]
-	_, err := sqlstore.Open(bg, "mysql://"+user+":pw-"+user+"@"+host)
+	_, err := sqlstore.Open(bg, userDSN)
 	if err == nil {
 		t.Fatal("opened without the right to create triggers")
 	}
@@ -341,17 +334,10 @@ func TestQueueHeadWrongRowsArePassedBy(t *testing.T) {
 func TestQueueHeadDefinerDroppedSaysWhatToDo(t *testing.T) {
 	s, dsn := mysqlOnly(t)
 	db := s.DB()
-	var name string
-	okAny(t, db.Raw("SELECT DATABASE()").Scan(&name).Error)
-	user := "jt_definer_" + name[len(name)-6:]
-	okAny(t, db.Exec("CREATE USER '"+user+"'@'%' IDENTIFIED BY 'pw-"+user+"'").Error)
-	t.Cleanup(func() { db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
-	okAny(t, db.Exec("GRANT ALL ON `"+name+"`.* TO '"+user+"'@'%'").Error)
+	user, userDSN, _ := mysqlUser(t, s, dsn, "jt_definer_", "ALL")
 	take(t, s, "A", 0)
 	dropHeadTriggers(t, s)
-	host := strings.TrimPrefix(dsn, "mysql://")
-	host = host[strings.Index(host, "@")+1:]
-	installer, err := sqlstore.Open(bg, "mysql://"+user+":pw-"+user+"@"+host)
+	installer, err := sqlstore.Open(bg, userDSN)
 	okAny(t, err)
 	installer.Close()
 	okAny(t, db.Exec("DROP USER '"+user+"'@'%'").Error)
@@ -378,4 +364,20 @@ func countTickets(t *testing.T, s *sqlstore.GormStore) int64 {
 	var n int64
 	okAny(t, s.DB().Raw("SELECT COUNT(*) FROM ticket").Scan(&n).Error)
 	return n
+}
+
+// mysqlUser adds a database user of the test's own, allowed grants on its
+// database and dropped at the end, and returns the user, a DSN that
+// connects as it, and the database's name.
+func mysqlUser(t *testing.T, s *sqlstore.GormStore, dsn, prefix, grants string) (user, userDSN, name string) {
+	t.Helper()
+	db := s.DB()
+	okAny(t, db.Raw("SELECT DATABASE()").Scan(&name).Error)
+	user = prefix + name[len(name)-6:]
+	okAny(t, db.Exec("CREATE USER '"+user+"'@'%' IDENTIFIED BY 'pw-"+user+"'").Error)
+	t.Cleanup(func() { db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	okAny(t, db.Exec("GRANT "+grants+" ON `"+name+"`.* TO '"+user+"'@'%'").Error)
+	host := strings.TrimPrefix(dsn, "mysql://")
+	host = host[strings.Index(host, "@")+1:]
+	return user, "mysql://" + user + ":pw-" + user + "@" + host, name
 }
