@@ -76,6 +76,7 @@ func (s *GormStore) wrap(err error) error {
 	if msg := faultOf(s.d, err); msg != "" {
 		switch {
 		case errors.Is(err, context.Canceled): // the caller gave up; the database may be fine
+		case msg == msgHeadDefinerGone: // it answers: a setup to mend, not an outage to probe
 		case errors.Is(err, context.DeadlineExceeded), pastBudget(err): // slow or held up, not down
 			s.health.suspect(s, err)
 		default:

@@ -350,6 +350,11 @@ func TestQueueHeadDefinerDroppedSaysWhatToDo(t *testing.T) {
 	if n := countTickets(t, s); n != before {
 		t.Fatalf("%d tickets after the failed take, %d before", n, before)
 	}
+	// The server answers: no outage to log and probe, which the branch
+	// table's probe would end at once, only for the next take to start one.
+	if s.Down() {
+		t.Fatal("the store counts a missing trigger account as the database down")
+	}
 
 	dropHeadTriggers(t, s)
 	again, err := sqlstore.Open(bg, dsn)
