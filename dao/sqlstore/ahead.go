@@ -79,7 +79,7 @@ func mergeWalks(walks []aheadWalk) ([]int64, int) {
 func (t *txn) walkAhead(row ticketRow, service, known int64) (aheadWalk, error) {
 	for try := 1; ; try++ {
 		w, events, err := t.readWalk(row, service, known)
-		if err != nil || known == 0 || len(w.head) == 0 || events == w.version-known {
+		if err != nil || known == 0 || !t.s.d.statementSnapshot() || len(w.head) == 0 || events == w.version-known {
 			return w, err
 		}
 		if try == missedTries {

@@ -251,3 +251,7 @@ func WalkAfter(ctx context.Context, s *GormStore, service string, known int64) (
 	w, err := t.walkAhead(s.takeProbe(svc.ID, t.date, svc.Priority, now), svc.ID, known)
 	return w.count, w.version, w.missed, err
 }
+
+// KeepsReadings says the engine reads one committed state per statement,
+// so a take's reading can be kept (see takeReading).
+func KeepsReadings(s *GormStore) bool { return s.d.statementSnapshot() }
