@@ -142,7 +142,9 @@ func servedBefore(t model.Ticket, rowValues bool) (string, []any) {
 // commit of version n and see n+1, which waited for n's lock and committed
 // after it. Any statement begun after this one has ended sees n. So a
 // read with a hole is read again up to the last version it saw; a hole
-// still there then is one no read will fill (old days archived).
+// still there then is one no read will fill (a row deleted by hand:
+// nothing here deletes events), and holding the rows after it back would
+// stop every watcher for good.
 func (s *GormStore) EventsSince(ctx context.Context, since int64, limit int) ([]model.Event, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
