@@ -15,8 +15,9 @@ import (
 // before the branch's midnight, see its tickets become yesterday's and
 // leave today's queue. The windows are opened again after the jump, which
 // restarts their idle timers: the jump must not make the sweeper pause
-// them. The stores share one database.
-func clearOfDayEnd(t *testing.T, margin time.Duration, stores ...*sqlstore.GormStore) {
+// them. The stores share one database. It returns the jump, for a store
+// the test opens later to make too.
+func clearOfDayEnd(t *testing.T, margin time.Duration, stores ...*sqlstore.GormStore) time.Duration {
 	t.Helper()
 	s := stores[0]
 	now, err := s.Now(bg)
@@ -26,7 +27,7 @@ func clearOfDayEnd(t *testing.T, margin time.Duration, stores ...*sqlstore.GormS
 	cal := s.Calendar(bg)
 	left := cal.Start(cal.Day(now).AddDate(0, 0, 1)).Sub(now)
 	if left >= margin {
-		return
+		return 0
 	}
 	for _, st := range stores {
 		st.ShiftClock(left + time.Minute)
@@ -42,6 +43,7 @@ func clearOfDayEnd(t *testing.T, margin time.Duration, stores ...*sqlstore.GormS
 			}
 		}
 	}
+	return left + time.Minute
 }
 
 // The helper itself: from two minutes before the day ends, a test's

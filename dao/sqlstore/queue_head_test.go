@@ -107,7 +107,7 @@ func TestQueueHeadFollowsEveryWrite(t *testing.T) {
 // and rows of tickets no longer waiting are removed.
 func TestQueueHeadFilledOnUpgrade(t *testing.T) {
 	s, dsn := mysqlOnly(t)
-	clearOfDayEnd(t, 15*time.Minute, s)
+	shift := clearOfDayEnd(t, 15*time.Minute, s)
 	var taken []model.Ticket
 	for i := 0; i < 6; i++ {
 		taken = append(taken, take(t, s, []string{"A", "B"}[i%2], 0))
@@ -130,6 +130,7 @@ func TestQueueHeadFilledOnUpgrade(t *testing.T) {
 	again, err := sqlstore.Open(bg, dsn)
 	okAny(t, err)
 	defer again.Close()
+	again.ShiftClock(shift) // the same day as the tickets
 	sameAsWaiting(t, again, "opening the database again")
 	var order []string
 	for {
@@ -285,7 +286,7 @@ func TestQueueHeadInstallsOnceFromManyPCs(t *testing.T) {
 // marked filled is finished by the next PC to open the database.
 func TestQueueHeadInterruptedInstallIsFinished(t *testing.T) {
 	s, dsn := mysqlOnly(t)
-	clearOfDayEnd(t, 15*time.Minute, s)
+	shift := clearOfDayEnd(t, 15*time.Minute, s)
 	a := take(t, s, "A", 0)
 	take(t, s, "A", 0)
 	okAny(t, s.DB().Exec("ALTER TABLE queue_head COMMENT = ''").Error)
@@ -293,6 +294,7 @@ func TestQueueHeadInterruptedInstallIsFinished(t *testing.T) {
 	again, err := sqlstore.Open(bg, dsn)
 	okAny(t, err)
 	defer again.Close()
+	again.ShiftClock(shift) // the same day as the tickets
 	sameAsWaiting(t, again, "opening a database whose install stopped before the fill")
 	if got := ok(t)(again.CallNext(bg, 1, "")); got.ID != a.ID {
 		t.Fatalf("called %s, want %s, the head of the queue", got.Number, a.Number)
