@@ -10,11 +10,11 @@ import (
 	"jiaohao/model"
 )
 
-// The report query's pieces, for the plan test outside the package.
-const (
-	TicketColumns = ticketColumns
-	IssuedIn      = issuedIn
-)
+// The report query's pieces, for the plan test outside the package:
+// SQLite reads the columns packed.
+const IssuedIn = issuedIn
+
+var SQLiteTicketColumns = sqliteDialect{}.packedTicketColumns()
 
 // HeadQuery is the call-next claim's pick, for the plan test.
 var HeadQuery = headQuery

@@ -16,11 +16,6 @@ var _ model.ReportFacts = (*GormStore)(nil)
 
 const ticketColumns = "id, issue_service_id, service_id, business_date, number, source, status, window_no, call_count, requeued, issued_at, called_at, serve_started_at, finished_at, estimate_s, customer_level"
 
-// reportColumns is ticketColumns as the report reads them from d.
-func reportColumns(d dialect) string {
-	return timeColumns(d, ticketColumns, "issued_at", "called_at", "serve_started_at", "finished_at")
-}
-
 // issuedIn is the range filter every ticket query uses: a plain range on
 // the indexed column (ix_ticket_issued / ix_history_issued), never a
 // function of it, so a month is an index range scan even after a year.
@@ -35,12 +30,16 @@ func (s *GormStore) EachTicket(ctx context.Context, start, end time.Time, fn fun
 		{"ticket", ""},
 		{"ticket_history", " AND NOT EXISTS (SELECT 1 FROM ticket live WHERE live.id = ticket_history.id)"},
 	} {
-		rows, err := s.db.WithContext(ctx).Table(q.table).Select(reportColumns(s.d)).
+		cols, scan := ticketColumns, scanTickets
+		if p, ok := s.d.(rowPacker); ok {
+			cols, scan = p.packedTicketColumns(), scanPackedTickets
+		}
+		rows, err := s.db.WithContext(ctx).Table(q.table).Select(cols).
 			Where(issuedIn+q.extra, s.branchID, start, end).Rows()
 		if err != nil {
 			return fmt.Errorf("read %s: %w", q.table, err)
 		}
-		err = scanTickets(rows, fn)
+		err = scan(rows, fn)
 		rows.Close()
 		if err != nil {
 			return fmt.Errorf("read %s: %w", q.table, err)

@@ -18,7 +18,7 @@ func TestTicketQueriesUseTheIssuedIndex(t *testing.T) {
 			ID, Parent, Notused int
 			Detail              string
 		}
-		q := "EXPLAIN QUERY PLAN SELECT " + sqlstore.TicketColumns + " FROM " + table + " WHERE " + sqlstore.IssuedIn + " ORDER BY issued_at, id"
+		q := "EXPLAIN QUERY PLAN SELECT " + sqlstore.SQLiteTicketColumns + " FROM " + table + " WHERE " + sqlstore.IssuedIn + " ORDER BY issued_at, id"
 		if err := st.DB().Raw(q, 1, time.Now(), time.Now()).Scan(&plan).Error; err != nil {
 			t.Fatal(err)
 		}

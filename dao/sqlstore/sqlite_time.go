@@ -10,34 +10,8 @@ import (
 // SQLite, where a time is text, the driver decoded each with two
 // time.Parse calls (the first for another layout, failing), a quarter of
 // the report's time. The report reads SQLite's times as raw text instead
-// and decodes the one layout the driver writes here.
-
-// rawTimer is a dialect whose driver hands times over as stored text when
-// asked (rawTime), for storedTime to decode.
-type rawTimer interface {
-	rawTime(col string) string
-}
-
-// rawTime: an expression has no declared type, so the driver leaves it
-// text.
-func (sqliteDialect) rawTime(col string) string { return "CAST(" + col + " AS TEXT)" }
-
-// timeColumns is cols with each of times read as rawTime makes it.
-func timeColumns(d dialect, cols string, times ...string) string {
-	r, ok := d.(rawTimer)
-	if !ok {
-		return cols
-	}
-	parts := strings.Split(cols, ", ")
-	for i, c := range parts {
-		for _, t := range times {
-			if c == t {
-				parts[i] = r.rawTime(c)
-			}
-		}
-	}
-	return strings.Join(parts, ", ")
-}
+// (see packedTicketColumns) and decodes the one layout the driver writes
+// here.
 
 // storedTime scans a time column: a time.Time from a driver that decodes
 // it, or the text SQLite stores.
