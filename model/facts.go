@@ -49,7 +49,8 @@ type ReportFacts interface {
 	Windows(ctx context.Context) ([]Window, error)
 	Settings(ctx context.Context) (Settings, error)
 	// EachTicket streams the tickets issued in [start, end), live and
-	// archived, each once, to fn; fn must not keep the pointer.
+	// archived, each once, to fn; fn must not keep the pointer nor any
+	// pointer in the fact (the next row reuses them).
 	EachTicket(ctx context.Context, start, end time.Time, fn func(*TicketFact)) error
 	// FirstCalls gives the first call of the period's tickets that were
 	// called more than once; a ticket called once has it in CalledAt.

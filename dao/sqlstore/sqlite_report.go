@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"database/sql"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,10 +15,10 @@ import (
 // value's type, its length, the value, and for text the declared type),
 // each taking and releasing the connection's mutex through a pool guarded
 // by one more lock: with sixteen columns that was half the report's time.
-// So the report reads each SQLite row as one text the process splits: the
-// numbers, the business day and the times (none of which holds a '|')
-// separated by '|', then the three free texts each led by its length in
-// bytes, so nothing inside them can move a field.
+// So the report reads the numbers, the business day and the times of a
+// SQLite row as one text the process splits at '|', which none of them
+// holds, and only the free texts (number, source, level) as columns of
+// their own, which nothing inside them can upset.
 
 // rowPacker is a dialect whose report rows read cheaper packed (see
 // packedTicketColumns).
@@ -27,39 +26,18 @@ type rowPacker interface {
 	packedTicketColumns() string
 }
 
-// packedFields are the packed column's fields before its texts, in order.
-// An empty field is NULL.
-var packedFields = []string{"id", "issue_service_id", "service_id", "business_date", "status", "window_no",
+// packedFields are the packed column's fields, in order.
+var packedFields = [...]string{"id", "issue_service_id", "service_id", "business_date", "status", "window_no",
 	"call_count", "requeued", "issued_at", "called_at", "serve_started_at", "finished_at", "estimate_s"}
 
-// packedTicketColumns builds the row in one printf, which copies each
-// part once (a chain of || copies the text so far at every step). printf
-// writes a NULL as nothing for %s and as 0 for %d, so a NULL field is
-// empty and a NULL level is a text of length 0.
+// packedTicketColumns builds the packed column in one printf, which
+// copies each part once (a chain of || copies the text so far at every
+// step). printf writes a NULL as nothing, so an empty field is NULL; an
+// empty text typed by hand into a nullable column reads as NULL too, where
+// the column-by-column read refused it.
 func (sqliteDialect) packedTicketColumns() string {
-	format := strings.Repeat("%s|", len(packedFields)) + "%d:%s%d:%s%d:%s"
-	args := slices.Clone(packedFields)
-	for _, c := range []string{"number", "source", "customer_level"} {
-		args = append(args, "LENGTH(CAST("+c+" AS BLOB))", c)
-	}
-	return "PRINTF('" + format + "', " + strings.Join(args, ", ") + ")"
-}
-
-// packedTexts are the texts after the fields, each n:text with n its
-// length in bytes.
-func packedTexts(s string, into ...*string) error {
-	for i, p := range into {
-		colon := strings.IndexByte(s, ':')
-		n, err := strconv.Atoi(s[:max(colon, 0)])
-		if colon < 0 || err != nil || n < 0 || n > len(s)-colon-1 {
-			return fmt.Errorf("a report row's text %d is not length:text", i+1)
-		}
-		*p, s = s[colon+1:colon+1+n], s[colon+1+n:]
-	}
-	if s != "" {
-		return fmt.Errorf("a report row has %d bytes after its texts", len(s))
-	}
-	return nil
+	format := strings.Repeat("%s|", len(packedFields)-1) + "%s"
+	return "PRINTF('" + format + "', " + strings.Join(packedFields[:], ", ") + "), number, source, customer_level"
 }
 
 // scanPackedTickets is scanTickets for rows of packedTicketColumns.
@@ -67,13 +45,15 @@ func scanPackedTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var t model.TicketFact
 	var h optionals
 	var packed string
+	var level sql.NullString
 	for rows.Next() {
-		if err := rows.Scan(&packed); err != nil {
+		if err := rows.Scan(&packed, &t.Number, &t.Source, &level); err != nil {
 			return err
 		}
 		if err := unpackTicket(packed, &t, &h); err != nil {
 			return err
 		}
+		t.Level = level.String
 		fn(&t)
 	}
 	return rows.Err()
@@ -86,20 +66,18 @@ type optionals struct {
 	called, started, finished time.Time
 }
 
-// unpackTicket fills t from one packed row.
+// unpackTicket fills t's packed fields from one packed column.
 func unpackTicket(packed string, t *model.TicketFact, h *optionals) error {
-	var f [13]string // len(packedFields)
+	var f [len(packedFields)]string
+	if n := strings.Count(packed, "|") + 1; n != len(f) {
+		return fmt.Errorf("a report row with %d fields, want %d: %q", n, len(f), packed)
+	}
 	rest := packed
-	for i := range f {
+	for i := range f[:len(f)-1] {
 		j := strings.IndexByte(rest, '|')
-		if j < 0 {
-			return fmt.Errorf("a report row with %d fields, want %d: %q", i, len(f), packed)
-		}
 		f[i], rest = rest[:j], rest[j+1:]
 	}
-	if err := packedTexts(rest, &t.Number, &t.Source, &t.Level); err != nil {
-		return fmt.Errorf("%w: %q", err, packed)
-	}
+	f[len(f)-1] = rest
 	if f[8] == "" {
 		return fmt.Errorf("ticket %s has no issue time", f[0])
 	}

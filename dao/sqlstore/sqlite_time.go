@@ -14,7 +14,8 @@ import (
 // here.
 
 // storedTime scans a time column: a time.Time from a driver that decodes
-// it, or the text SQLite stores.
+// it, or a stored text (SQLite's packed report rows use parseStoredTime
+// directly).
 type storedTime struct {
 	T     time.Time
 	Valid bool
