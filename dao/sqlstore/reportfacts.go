@@ -52,42 +52,53 @@ func (s *GormStore) EachTicket(ctx context.Context, start, end time.Time, fn fun
 // in ticketColumns' order: no reflection and no allocation per row.
 func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	var t model.TicketFact
-	var window sql.NullInt64
-	var issued, called, started, finished storedTime
-	var estimate sql.NullInt64
+	var h optionals
+	var window, estimate sql.NullInt64
+	var issued, called, started, finished sql.NullTime
 	var level sql.NullString
-	var est int
 	for rows.Next() {
 		if err := rows.Scan(&t.ID, &t.IssueServiceID, &t.ServiceID, &t.BusinessDate, &t.Number, &t.Source, &t.Status, &window,
 			&t.CallCount, &t.Requeued, &issued, &called, &started, &finished, &estimate, &level); err != nil {
 			return err
 		}
-		t.WindowNo = nil
-		if window.Valid {
-			n := int(window.Int64)
-			t.WindowNo = &n
-		}
 		if !issued.Valid {
 			return fmt.Errorf("ticket %d has no issue time", t.ID)
 		}
-		t.IssuedAt = issued.T
-		t.CalledAt, t.ServeStartedAt, t.FinishedAt = called.ptr(), started.ptr(), finished.ptr()
-		t.EstimateS = nil
-		if estimate.Valid {
-			est = int(estimate.Int64)
-			t.EstimateS = &est
-		}
+		t.IssuedAt = issued.Time
+		t.WindowNo = h.int(window, &h.window)
+		t.CalledAt = h.time(called, &h.called)
+		t.ServeStartedAt = h.time(started, &h.started)
+		t.FinishedAt = h.time(finished, &h.finished)
+		t.EstimateS = h.int(estimate, &h.estimate)
 		t.Level = level.String
 		fn(&t)
 	}
 	return rows.Err()
 }
 
-func (t storedTime) ptr() *time.Time {
-	if !t.Valid {
+// optionals hold a row's values that may be NULL, for the row's fact to
+// point to: one set reused for every row, as fn sees one row at a time.
+type optionals struct {
+	window, estimate          int
+	called, started, finished time.Time
+}
+
+// int is v in into, or nil for NULL.
+func (*optionals) int(v sql.NullInt64, into *int) *int {
+	if !v.Valid {
 		return nil
 	}
-	return &t.T
+	*into = int(v.Int64)
+	return into
+}
+
+// time is v in into, or nil for NULL.
+func (*optionals) time(v sql.NullTime, into *time.Time) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	*into = v.Time
+	return into
 }
 
 // FirstCalls finds the first call of the period's tickets that were

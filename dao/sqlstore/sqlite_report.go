@@ -59,13 +59,6 @@ func scanPackedTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 	return rows.Err()
 }
 
-// optionals hold a row's values that may be NULL, for the row's fact to
-// point to: one set reused for every row, as fn sees one row at a time.
-type optionals struct {
-	window, estimate          int
-	called, started, finished time.Time
-}
-
 // unpackTicket fills t's packed fields from one packed column.
 func unpackTicket(packed string, t *model.TicketFact, h *optionals) error {
 	var f [len(packedFields)]string

@@ -9,36 +9,9 @@ import (
 // A month's report reads four times per ticket, a million tickets: on
 // SQLite, where a time is text, the driver decoded each with two
 // time.Parse calls (the first for another layout, failing), a quarter of
-// the report's time. The report reads SQLite's times as raw text instead
-// (see packedTicketColumns) and decodes the one layout the driver writes
-// here.
-
-// storedTime scans a time column: a time.Time from a driver that decodes
-// it, or a stored text (SQLite's packed report rows use parseStoredTime
-// directly).
-type storedTime struct {
-	T     time.Time
-	Valid bool
-}
-
-func (s *storedTime) Scan(src any) error {
-	var err error
-	switch v := src.(type) {
-	case nil:
-		s.T, s.Valid = time.Time{}, false
-	case time.Time:
-		s.T, s.Valid = v, true
-	case string:
-		s.T, err = parseStoredTime(v)
-		s.Valid = err == nil
-	case []byte:
-		s.T, err = parseStoredTime(string(v))
-		s.Valid = err == nil
-	default:
-		err = fmt.Errorf("a time stored as %T", src)
-	}
-	return err
-}
+// the report's time. The report reads SQLite's times as their stored text
+// instead (see packedTicketColumns) and decodes the one layout the driver
+// writes here; the other engines' drivers hand over a time.Time.
 
 // storedLayouts are the layouts the SQLite driver reads times in, the
 // first the one it writes.
