@@ -74,6 +74,10 @@ func (s *GormStore) BranchByID(ctx context.Context, id int64) (*GormStore, error
 func (s *GormStore) sibling(ctx context.Context, id int64) (*GormStore, error) {
 	b := &GormStore{db: s.db, d: s.d, branchID: id, writers: s.writers, file: s.file, sharedPool: true, watch: s.watch}
 	b.health.secret, b.health.closed, b.health.log = s.health.secret, make(chan struct{}), s.health.log
+	b.inFlight = s.inFlight // the same branch: the same bound
+	if id != s.branchID {
+		b.inFlight = b.newInFlight()
+	}
 	if err := b.loadBranch(ctx); err != nil {
 		return nil, err
 	}

@@ -255,3 +255,24 @@ func WalkAfter(ctx context.Context, s *GormStore, service string, known int64) (
 // KeepsReadings says the engine reads one committed state per statement,
 // so a take's reading can be kept (see takeReading).
 func KeepsReadings(s *GormStore) bool { return s.d.statementSnapshot() }
+
+// HoldWrite is a write that has begun its transaction when it tells
+// entered, and ends when release closes or ctx ends: a test holds a
+// branch's writes in flight with it.
+func (s *GormStore) HoldWrite(ctx context.Context, entered chan<- struct{}, release <-chan struct{}) error {
+	return s.write(ctx, func(t *txn) error {
+		if err := t.read("SELECT 1", nil, func(scan func(...any) error) error { var one int; return scan(&one) }); err != nil {
+			return err
+		}
+		entered <- struct{}{}
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
+
+// InFlightBound is the branch's bound on writes in flight, 0 for none.
+func InFlightBound(s *GormStore) int { return cap(s.inFlight) }

@@ -39,6 +39,9 @@ type GormStore struct {
 	alerts    atomic.Pointer[alertMark] // the last alert sweep; see alertsDue
 	taken     lastTake
 	readings  readings // the last take's estimate reading (take_reading.go)
+	// inFlight bounds this branch's writes in flight (BranchInFlight; nil
+	// where the engine is better without).
+	inFlight chan struct{}
 	// sharedPool: the connections belong to the Store this one was made
 	// from (Branch), which closes them.
 	sharedPool bool
@@ -88,6 +91,7 @@ func Open(ctx context.Context, dsn string) (*GormStore, error) {
 	s := &GormStore{db: db, d: tg.d, branchID: 1, writers: make(chan struct{}, max(1, sqlDB.Stats().MaxOpenConnections)),
 		watch: newVersionWatch(db)}
 	s.health.secret, s.health.closed, s.file = tg.secret, make(chan struct{}), tg.file
+	s.inFlight = s.newInFlight()
 	if err := s.migrate(ctx); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("preparing the database at %s: %w", Redact(dsn), err)

@@ -121,6 +121,16 @@ func (s *GormStore) writeOnce(ctx context.Context, fn func(*txn) error) (v int64
 	// The calendar may need a reload, which takes a connection of its own:
 	// inside the transaction SQLite's only one would be held by it.
 	cal := s.calendar(ctx)
+	// The branch's bound first: a write waiting on its own branch holds
+	// no turn at the pool another branch could use (BranchInFlight).
+	if s.inFlight != nil {
+		select {
+		case s.inFlight <- struct{}{}:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		defer func() { <-s.inFlight }()
+	}
 	// Writers queue here in arrival order before asking the pool: the pool
 	// hands a freed connection to a random waiter, so with more windows than
 	// connections a few calls waited many turns (64 windows on PostgreSQL:
