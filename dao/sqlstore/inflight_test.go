@@ -16,12 +16,8 @@ import (
 // meanwhile, the waiting writes run in turn once the first end, and one
 // whose caller gives up while it waits ends with the caller's error.
 func TestBranchWritesInFlightAreBounded(t *testing.T) {
-	s, err := sqlstore.Open(bg, daotest.ServerDSN(t, daotest.EnvPostgres))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, err = s.AddBranch(bg, model.BranchInfo{Code: "SH001", Name: "上海分行", TimeZone: "Asia/Shanghai"}, "")
+	s := openStore(t, daotest.ServerDSN(t, daotest.EnvPostgres))
+	_, err := s.AddBranch(bg, model.BranchInfo{Code: "SH001", Name: "上海分行", TimeZone: "Asia/Shanghai"}, "")
 	okAny(t, err)
 	other, err := s.Branch(bg, "SH001")
 	okAny(t, err)
