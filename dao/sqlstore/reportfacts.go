@@ -65,11 +65,11 @@ func scanTickets(rows *sql.Rows, fn func(*model.TicketFact)) error {
 			return fmt.Errorf("ticket %d has no issue time", t.ID)
 		}
 		t.IssuedAt = issued.Time
-		t.WindowNo = h.int(window, &h.window)
-		t.CalledAt = h.time(called, &h.called)
-		t.ServeStartedAt = h.time(started, &h.started)
-		t.FinishedAt = h.time(finished, &h.finished)
-		t.EstimateS = h.int(estimate, &h.estimate)
+		t.WindowNo = nullInt(window, &h.window)
+		t.CalledAt = nullTime(called, &h.called)
+		t.ServeStartedAt = nullTime(started, &h.started)
+		t.FinishedAt = nullTime(finished, &h.finished)
+		t.EstimateS = nullInt(estimate, &h.estimate)
 		t.Level = level.String
 		fn(&t)
 	}
@@ -83,8 +83,8 @@ type optionals struct {
 	called, started, finished time.Time
 }
 
-// int is v in into, or nil for NULL.
-func (*optionals) int(v sql.NullInt64, into *int) *int {
+// nullInt is v in into, or nil for NULL.
+func nullInt(v sql.NullInt64, into *int) *int {
 	if !v.Valid {
 		return nil
 	}
@@ -92,8 +92,8 @@ func (*optionals) int(v sql.NullInt64, into *int) *int {
 	return into
 }
 
-// time is v in into, or nil for NULL.
-func (*optionals) time(v sql.NullTime, into *time.Time) *time.Time {
+// nullTime is v in into, or nil for NULL.
+func nullTime(v sql.NullTime, into *time.Time) *time.Time {
 	if !v.Valid {
 		return nil
 	}
