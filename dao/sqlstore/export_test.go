@@ -276,3 +276,7 @@ func (s *GormStore) HoldWrite(ctx context.Context, entered chan<- struct{}, rele
 
 // InFlightBound is the branch's bound on writes in flight, 0 for none.
 func InFlightBound(s *GormStore) int { return cap(s.inFlight) }
+
+// KeepsIssueKey says whether the engine keeps the last number's sort key
+// on its sequence row (seqKeyer).
+func KeepsIssueKey(s *GormStore) bool { _, ok := s.d.(seqKeyer); return ok }

@@ -90,7 +90,7 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		if err != nil {
 			return err
 		}
-		seq, err := t.nextSeq(svc)
+		seq, key, err := t.nextNumber(svc)
 		if err != nil {
 			return err
 		}
@@ -101,10 +101,6 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 				return err
 			}
 			width = st.NumberWidth
-		}
-		key, err := t.issueKey(svc.ID, seq)
-		if err != nil {
-			return err
 		}
 		row := ticketRow{
 			BranchID: s.branchID, IssueServiceID: svc.ID, ServiceID: svc.ID, BusinessDate: t.date, SeqNo: seq,
@@ -131,52 +127,6 @@ func (s *GormStore) take(ctx context.Context, service string, priority int, sour
 		s.taken.remember(out.ID, last.version, pos)
 	}
 	return out, err
-}
-
-// sortKeyScale leaves room between two tickets issued a microsecond apart,
-// so a requeued ticket can be placed between them.
-const sortKeyScale = 1000
-
-// issueKey is the new number's place in issue order: its issue time, but
-// never before the service's previous number. The clock is read before the
-// sequence row is locked, so with several kiosks at once the time alone
-// would not follow the numbers (A004 could be called before A002).
-func (t *txn) issueKey(serviceID int64, seq int) (int64, error) {
-	key := t.now.UnixMicro() * sortKeyScale
-	var prev []int64
-	err := t.Raw("SELECT sort_key FROM ticket WHERE branch_id = ? AND issue_service_id = ? AND business_date = ? AND seq_no = ?",
-		t.s.branchID, serviceID, t.date, seq-1).Scan(&prev).Error
-	if err != nil {
-		return 0, err
-	}
-	if len(prev) > 0 && prev[0] >= key {
-		key = prev[0] + sortKeyScale
-	}
-	return key, nil
-}
-
-// nextSeq increments the day's sequence row, creating it at start_no - 1
-// first when the day has none yet (no reset job, no race at midnight).
-func (t *txn) nextSeq(svc serviceRow) (int, error) {
-	where := "branch_id = ? AND service_id = ? AND business_date = ?"
-	n, ok, err := t.s.d.increment(t.DB, "ticket_sequence", "last_no", where, t.s.branchID, svc.ID, t.date)
-	if err != nil || ok {
-		return int(n), err
-	}
-	start := svc.StartNo
-	if start < 1 {
-		start = 1
-	}
-	err = t.s.d.insertIgnore(t.DB, "ticket_sequence", []string{"branch_id", "service_id", "business_date", "last_no"},
-		[]any{t.s.branchID, svc.ID, t.date, start - 1})
-	if err != nil {
-		return 0, err
-	}
-	n, ok, err = t.s.d.increment(t.DB, "ticket_sequence", "last_no", where, t.s.branchID, svc.ID, t.date)
-	if err == nil && !ok {
-		err = errConflict
-	}
-	return int(n), err
 }
 
 // newPublicID is the customer page's key: 128 random bits.
