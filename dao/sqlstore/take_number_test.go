@@ -41,18 +41,13 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
 		keyed := sqlstore.KeepsIssueKey(s)
 		var ticketReads atomic.Int64
-		err := s.DB().Callback().Raw().Before("gorm:raw").Register("test:prevkey", func(tx *gorm.DB) {
+		count := func(tx *gorm.DB) {
 			if strings.HasPrefix(tx.Statement.SQL.String(), "SELECT sort_key FROM ticket") {
 				ticketReads.Add(1)
 			}
-		})
-		okAny(t, err)
-		err = s.DB().Callback().Row().Before("gorm:row").Register("test:prevkey", func(tx *gorm.DB) {
-			if strings.HasPrefix(tx.Statement.SQL.String(), "SELECT sort_key FROM ticket") {
-				ticketReads.Add(1)
-			}
-		})
-		okAny(t, err)
+		}
+		okAny(t, s.DB().Callback().Raw().After("gorm:raw").Register("test:prevkey", count))
+		okAny(t, s.DB().Callback().Row().After("gorm:row").Register("test:prevkey", count))
 
 		first := take(t, s, "A", 0)
 		r := readSeq(t, s)
