@@ -44,8 +44,9 @@ func (s *GormStore) prepareBranch(ctx context.Context) error {
 
 // migrateTries bounds autoMigrate's attempts: one per object an upgrade
 // adds that another PC may add first (the area table, its index,
-// service.area_id, the rating table), and one that finds them all.
-const migrateTries = 6
+// service.area_id, the rating table, ticket_sequence's last_key and
+// key_no), and one that finds them all.
+const migrateTries = 8
 
 // autoMigrate is GORM's AutoMigrate, which checks for a table, column or
 // index and then adds it: PCs upgrading a database at once both find

@@ -76,9 +76,10 @@ type sequenceRow struct {
 	ServiceID    int64  `gorm:"primaryKey;autoIncrement:false"`
 	BusinessDate string `gorm:"primaryKey;size:10"`
 	LastNo       int    `gorm:"not null"`
-	// LastKey is the sort key of number LastNo where the engine keeps it
-	// (seqKeyer); 0 where it does not, and on rows from before.
+	// LastKey is the sort key of number KeyNo where the engine keeps it
+	// (seqKeyer); both are 0 where it does not, and on rows from before.
 	LastKey int64 `gorm:"not null;default:0"`
+	KeyNo   int   `gorm:"not null;default:0"`
 }
 
 func (sequenceRow) TableName() string { return "ticket_sequence" }

@@ -7,10 +7,11 @@ import "gorm.io/gorm"
 const sortKeyScale = 1000
 
 // seqKeyer is a dialect whose UPDATE returns several columns. Its sequence
-// rows carry the issue key of the last number as well, moved by the
-// statement that takes the row: a take then reads no ticket while it holds
-// the row every other kiosk of the service is waiting for. Elsewhere the
-// key is read from the previous ticket (issueKey) and last_key stays 0.
+// rows carry the sort key of the last number as well (last_key, and
+// key_no, the number it belongs to), moved by the statement that takes
+// the row: a take then reads no ticket while it holds the row every other
+// kiosk of the service is waiting for. MariaDB, and SQL Server for now,
+// read the key from the previous ticket (issueKey) and leave the two at 0.
 type seqKeyer interface {
 	nextSeqKey(db *gorm.DB, now int64, where string, args ...any) (no, key int64, ok bool, err error)
 }
@@ -23,12 +24,15 @@ func (sqliteDialect) nextSeqKey(db *gorm.DB, now int64, where string, args ...an
 	return incrementKeyReturning(db, now, where, args...)
 }
 
-// incrementKeyReturning moves the number and its key in one statement. A
-// last_key of 0 is a row from before keys were kept: it stays 0 and the
-// caller reads the key from the tickets once (nextNumber).
+// incrementKeyReturning moves the number and its key in one statement
+// (the right-hand sides read the row as it was). A key that is not the
+// last number's, because the row is from before keys were kept or a PC
+// still on such a build moved the number alone, comes back as 0: the
+// caller then reads it from the tickets (nextNumber).
 func incrementKeyReturning(db *gorm.DB, now int64, where string, args ...any) (int64, int64, bool, error) {
 	var out []struct{ LastNo, LastKey int64 }
-	err := db.Raw("UPDATE ticket_sequence SET last_no = last_no + 1, last_key = CASE WHEN last_key = 0 THEN 0 "+
+	err := db.Raw("UPDATE ticket_sequence SET last_no = last_no + 1, key_no = last_no + 1, "+
+		"last_key = CASE WHEN last_key = 0 OR key_no <> last_no THEN 0 "+
 		"WHEN last_key >= ? THEN last_key + ? ELSE ? END WHERE "+where+" RETURNING last_no, last_key",
 		append([]any{now, sortKeyScale, now}, args...)...).Scan(&out).Error
 	if err != nil || len(out) == 0 {
@@ -61,8 +65,9 @@ func (t *txn) nextNumber(svc serviceRow) (int, int64, error) {
 		cols := []string{"branch_id", "service_id", "business_date", "last_no"}
 		vals := []any{t.s.branchID, svc.ID, t.date, start - 1}
 		if keyed {
-			// 1: kept, and before any clock, as the day has no number yet.
-			cols, vals = append(cols, "last_key"), append(vals, 1)
+			// Key 1 for number start - 1: before any clock, as the day
+			// has no number yet.
+			cols, vals = append(cols, "last_key", "key_no"), append(vals, 1, start-1)
 		}
 		if err = t.s.d.insertIgnore(t.DB, "ticket_sequence", cols, vals); err == nil {
 			if n, key, ok, err = inc(); err == nil && !ok {
@@ -79,7 +84,8 @@ func (t *txn) nextNumber(svc serviceRow) (int, int64, error) {
 	if key, err = t.issueKey(svc.ID, int(n)); err != nil || !keyed {
 		return int(n), key, err
 	}
-	// A row from before the key was kept: it is kept from now on.
+	// The row's key was not the last number's: it is from now on (the
+	// increment set key_no).
 	err = t.Exec("UPDATE ticket_sequence SET last_key = ? WHERE "+where, append([]any{key}, args...)...).Error
 	return int(n), key, err
 }

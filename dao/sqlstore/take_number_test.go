@@ -14,13 +14,13 @@ import (
 // seqRow is the day's sequence row of service A and the sort key of its
 // last ticket.
 type seqRow struct {
-	LastNo, LastKey, TicketKey int64
+	LastNo, LastKey, KeyNo, TicketKey int64
 }
 
 func readSeq(t *testing.T, s *sqlstore.GormStore) seqRow {
 	t.Helper()
 	var r []seqRow
-	err := s.DB().Raw(`SELECT q.last_no, q.last_key, k.sort_key AS ticket_key FROM ticket_sequence q
+	err := s.DB().Raw(`SELECT q.last_no, q.last_key, q.key_no, k.sort_key AS ticket_key FROM ticket_sequence q
 		JOIN service v ON v.id = q.service_id AND v.code = 'A'
 		JOIN ticket k ON k.branch_id = q.branch_id AND k.issue_service_id = q.service_id
 			AND k.business_date = q.business_date AND k.seq_no = q.last_no`).Scan(&r).Error
@@ -49,19 +49,22 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 		okAny(t, s.DB().Callback().Raw().After("gorm:raw").Register("test:prevkey", count))
 		okAny(t, s.DB().Callback().Row().After("gorm:row").Register("test:prevkey", count))
 
+		// The day's first number: nothing before it to read.
+		before := ticketReads.Load()
 		first := take(t, s, "A", 0)
 		r := readSeq(t, s)
+		reads := ticketReads.Load() - before
 		switch {
-		case keyed && (r.LastKey != r.TicketKey || r.LastNo != int64(first.SeqNo)):
-			t.Fatalf("after the day's first take the row holds %+v, want the ticket's key", r)
-		case !keyed && r.LastKey != 0:
-			t.Fatalf("an engine that reads the ticket keeps key %d on the row, want 0", r.LastKey)
+		case keyed && (r.LastKey != r.TicketKey || r.KeyNo != r.LastNo || r.LastNo != int64(first.SeqNo) || reads != 0):
+			t.Fatalf("after the day's first take the row holds %+v, %d reads of a ticket; want the ticket's key and none", r, reads)
+		case !keyed && (r.LastKey != 0 || reads != 1):
+			t.Fatalf("an engine that reads the ticket: key %d on the row, %d reads; want 0 and 1", r.LastKey, reads)
 		}
-		before := ticketReads.Load()
+		before = ticketReads.Load()
 		for range 3 {
 			take(t, s, "A", 0)
 		}
-		reads := ticketReads.Load() - before
+		reads = ticketReads.Load() - before
 		if keyed && reads != 0 {
 			t.Fatalf("3 takes read the previous ticket %d times, want none", reads)
 		}
@@ -83,7 +86,7 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 		}
 
 		// A row from before keys were kept.
-		okAny(t, s.DB().Exec("UPDATE ticket_sequence SET last_key = 0").Error)
+		okAny(t, s.DB().Exec("UPDATE ticket_sequence SET last_key = 0, key_no = 0").Error)
 		before = ticketReads.Load()
 		take(t, s, "A", 0)
 		r = readSeq(t, s)
@@ -97,8 +100,23 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 			t.Fatalf("the row learnt key %d, want the ticket's %d", r.LastKey, r.TicketKey)
 		}
 		take(t, s, "A", 0)
-		if r = readSeq(t, s); r.TicketKey != ahead+3000 || (keyed && r.LastKey != r.TicketKey) {
+		if r = readSeq(t, s); r.TicketKey != ahead+3000 || (keyed && (r.LastKey != r.TicketKey || r.KeyNo != r.LastNo)) {
 			t.Fatalf("the take after it: %+v, want ticket key %d kept on the row", r, ahead+3000)
+		}
+
+		// A PC still on the build before took the last number: it moved
+		// last_no alone, and its ticket sorts later than the row's key.
+		later := ahead + 7_200_000_000_000
+		okAny(t, s.DB().Exec("UPDATE ticket SET sort_key = ? WHERE seq_no = ? AND issue_service_id = (SELECT id FROM service WHERE code = 'A')",
+			later, r.LastNo).Error)
+		okAny(t, s.DB().Exec("UPDATE ticket_sequence SET key_no = key_no - 1").Error)
+		before = ticketReads.Load()
+		take(t, s, "A", 0)
+		if r = readSeq(t, s); r.TicketKey != later+1000 {
+			t.Fatalf("after a number the row's key did not belong to, the next has key %d, want %d", r.TicketKey, later+1000)
+		}
+		if reads := ticketReads.Load() - before; reads != 1 {
+			t.Fatalf("a row whose key is not the last number's: the take read the previous ticket %d times, want 1", reads)
 		}
 	})
 }
