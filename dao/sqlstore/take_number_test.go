@@ -17,6 +17,14 @@ type seqRow struct {
 	LastNo, LastKey, KeyNo, TicketKey int64
 }
 
+// setTicketKey places number seq of service A at key, as a PC whose clock
+// ran elsewhere would have issued it.
+func setTicketKey(t *testing.T, s *sqlstore.GormStore, seq, key int64) {
+	t.Helper()
+	okAny(t, s.DB().Exec("UPDATE ticket SET sort_key = ? WHERE seq_no = ? AND issue_service_id = (SELECT id FROM service WHERE code = 'A')",
+		key, seq).Error)
+}
+
 func readSeq(t *testing.T, s *sqlstore.GormStore) seqRow {
 	t.Helper()
 	var r []seqRow
@@ -73,9 +81,9 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 		}
 
 		// The previous number sorts far ahead of this host's clock.
-		ahead := readSeq(t, s).TicketKey + 3_600_000_000_000
-		okAny(t, s.DB().Exec("UPDATE ticket SET sort_key = ? WHERE seq_no = ? AND issue_service_id = (SELECT id FROM service WHERE code = 'A')",
-			ahead, readSeq(t, s).LastNo).Error)
+		r = readSeq(t, s)
+		ahead := r.TicketKey + 3_600_000_000_000
+		setTicketKey(t, s, r.LastNo, ahead)
 		if keyed {
 			okAny(t, s.DB().Exec("UPDATE ticket_sequence SET last_key = ?", ahead).Error)
 		}
@@ -107,8 +115,7 @@ func TestTakeKeepsIssueKeyOnSequenceRow(t *testing.T) {
 		// A PC still on the build before took the last number: it moved
 		// last_no alone, and its ticket sorts later than the row's key.
 		later := ahead + 7_200_000_000_000
-		okAny(t, s.DB().Exec("UPDATE ticket SET sort_key = ? WHERE seq_no = ? AND issue_service_id = (SELECT id FROM service WHERE code = 'A')",
-			later, r.LastNo).Error)
+		setTicketKey(t, s, r.LastNo, later)
 		okAny(t, s.DB().Exec("UPDATE ticket_sequence SET key_no = key_no - 1").Error)
 		before = ticketReads.Load()
 		take(t, s, "A", 0)
