@@ -25,6 +25,8 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		return model.Ticket{}, model.Errorf(model.EInvalidInput, "窗口号必须大于 0")
 	}
 	var out model.Ticket
+	service = strings.TrimSpace(service)
+	all := !serial && service == "" // every service the window may call
 	err := s.write(ctx, func(t *txn) error {
 		t.acting = window
 		if serial {
@@ -32,7 +34,7 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 				return err
 			}
 		}
-		w, err := t.window(window)
+		w, head, err := t.windowAndHead(window, all && !t.s.wasNarrowed(window))
 		if err != nil {
 			return err
 		}
@@ -40,16 +42,22 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 			return err
 		}
 		t.knowClerk(w)
-		ids, err := t.servedIDs(w, strings.TrimSpace(service))
+		ids, err := t.servedIDs(w, service)
 		if err != nil {
 			return err
 		}
 		if ids, err = t.clerkServiceIDs(window, ids); err != nil {
 			return err
 		}
-		row, found, err := t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, serial: serial})
-		if err != nil {
-			return err
+		if all {
+			t.s.markNarrowed(window, len(ids) < len(w.Services))
+		}
+		row, found := head.row, head.found
+		if !head.claims(ids) {
+			row, found, err = t.s.d.claimNext(t.DB, claim{branchID: t.s.branchID, date: t.date, serviceIDs: ids, serial: serial})
+			if err != nil {
+				return err
+			}
 		}
 		if !found {
 			return model.Errorf(model.EQueueEmpty, "%d 号窗口的业务暂无等待的号码 (queue empty)", window)
@@ -76,33 +84,45 @@ type heldWindow struct {
 	StaffDate  *string
 }
 
+// windowSQL reads a window with the state of the ticket it holds, one row
+// per service it serves.
+const windowSQL = `SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
+		w.staff_id, w.staff_date, ws.service_id
+		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
+		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
+		WHERE w.branch_id = ? AND w.number = ?`
+
 func (t *txn) window(number int) (heldWindow, error) {
 	var w heldWindow
 	found := false
 	// The first statement of most writes: on PostgreSQL it goes with the
 	// transaction's BEGIN, so it costs no round trip of its own.
-	err := t.read(`SELECT w.number, w.status, h.number AS held_number, h.status AS held_status, h.business_date AS held_date,
-		w.staff_id, w.staff_date, ws.service_id
-		FROM service_window w LEFT JOIN ticket h ON h.id = w.current_ticket_id
-		LEFT JOIN window_service ws ON ws.branch_id = w.branch_id AND ws.window_no = w.number
-		WHERE w.branch_id = ? AND w.number = ?`, []any{t.s.branchID, number}, func(scan func(...any) error) error {
+	if err := t.read(windowSQL, []any{t.s.branchID, number}, w.scanRow(&found)); err != nil {
+		return heldWindow{}, err
+	}
+	if !found {
+		return heldWindow{}, noWindow(number)
+	}
+	return w, nil
+}
+
+// scanRow adds a row of windowSQL to w, and sets found.
+func (w *heldWindow) scanRow(found *bool) func(scan func(...any) error) error {
+	return func(scan func(...any) error) error {
 		var service *int64
 		if err := scan(&w.Number, &w.Status, &w.HeldNumber, &w.HeldStatus, &w.HeldDate, &w.StaffID, &w.StaffDate, &service); err != nil {
 			return err
 		}
-		found = true
+		*found = true
 		if service != nil {
 			w.Services = append(w.Services, *service)
 		}
 		return nil
-	})
-	if err != nil {
-		return heldWindow{}, err
 	}
-	if !found {
-		return heldWindow{}, model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
-	}
-	return w, nil
+}
+
+func noWindow(number int) error {
+	return model.Errorf(model.ENotFound, "没有 %d 号窗口 (unknown window)", number)
 }
 
 // servedIDs lists the services window w calls for, narrowed to one when

@@ -155,6 +155,15 @@ func (x *pgTx) read(q string, args []any, row func(scan func(...any) error) erro
 	return x.send(b)
 }
 
+// readAll sends reads in one batch, after BEGIN when nothing has begun.
+func (x *pgTx) readAll(reads ...pendingRead) error {
+	b := x.batch()
+	for _, r := range reads {
+		queueRows(b, r.q, r.args, r.row)
+	}
+	return x.send(b)
+}
+
 // batch is a batch that begins the transaction first if nothing has.
 func (x *pgTx) batch() *pgx.Batch {
 	b := &pgx.Batch{}

@@ -46,6 +46,7 @@ type GormStore struct {
 	// from (Branch), which closes them.
 	sharedPool bool
 	custKey    atomic.Pointer[[]byte] // the branch's customer-number secret, read once (customers_secret.go)
+	narrowed   sync.Map               // windows whose clerk narrowed their last call (call_head.go)
 }
 
 var (

@@ -25,6 +25,20 @@ type writeTx interface {
 	read(q string, args []any, row func(scan func(...any) error) error) error
 }
 
+// pendingRead is one read of a batch: q, its arguments, and what takes
+// each row of its answer.
+type pendingRead struct {
+	q    string
+	args []any
+	row  func(scan func(...any) error) error
+}
+
+// batchReader is a writeTx that sends several reads in one round trip,
+// with the transaction's BEGIN when they are its first statements (pgTx).
+type batchReader interface {
+	readAll(reads ...pendingRead) error
+}
+
 // errLate: a write whose commit travels with its last statement got what
 // that statement waited for past its caller's time, and rolled back
 // rather than commit when the caller might not hear of it.

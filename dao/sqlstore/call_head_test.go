@@ -1,0 +1,146 @@
+package sqlstore_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"gorm.io/gorm"
+
+	"jiaohao/dao/daotest"
+	"jiaohao/dao/sqlstore"
+	"jiaohao/model"
+)
+
+// sentStatements keeps, while on, the statements a store sends: through
+// GORM (each a round trip of its own) and past it, in batches (PostgreSQL).
+type sentStatements struct {
+	mu             sync.Mutex
+	on             bool
+	direct, viaORM []string
+}
+
+func watchSent(t *testing.T, db *gorm.DB) *sentStatements {
+	t.Helper()
+	r := &sentStatements{}
+	keep := func(list *[]string, sql string) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.on {
+			*list = append(*list, sql)
+		}
+	}
+	sqlstore.ObserveDirect(t, func(sql string, _ []any) { keep(&r.direct, sql) })
+	orm := func(tx *gorm.DB) { keep(&r.viaORM, tx.Statement.SQL.String()) }
+	cb := db.Callback()
+	for _, err := range []error{
+		cb.Query().After("gorm:query").Register("test:sent", orm),
+		cb.Row().After("gorm:row").Register("test:sent", orm),
+		cb.Raw().After("gorm:raw").Register("test:sent", orm),
+	} {
+		okAny(t, err)
+	}
+	return r
+}
+
+// during returns what fn sent.
+func (r *sentStatements) during(fn func()) (direct, viaORM []string) {
+	r.mu.Lock()
+	r.on, r.direct, r.viaORM = true, nil, nil
+	r.mu.Unlock()
+	fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.on = false
+	return r.direct, r.viaORM
+}
+
+// claims counts the statements that pick the head of a queue (SQLite's
+// one writer needs no lock clause).
+func claims(sqls []string) int {
+	n := 0
+	for _, q := range sqls {
+		if strings.Contains(q, "LIMIT 1") && (strings.Contains(q, "FOR UPDATE") || strings.Contains(q, "status = 1")) {
+			n++
+		}
+	}
+	return n
+}
+
+// On PostgreSQL a call is two round trips: the window's row and the
+// head of its queue, sent with the BEGIN, then the writes, the event and
+// the commit. Nothing goes through GORM, where each statement is a round
+// trip of its own. The other engines claim with a statement of its own.
+func TestCallSendsWindowAndHeadTogether(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		a := take(t, s, "A", 0)
+		take(t, s, "B", 0)
+		sent := watchSent(t, s.DB())
+		var got model.Ticket
+		direct, viaORM := sent.during(func() { got = ok(t)(s.CallNext(bg, 1, "")) })
+		if got.ID != a.ID {
+			t.Fatalf("called %s, want %s", got.Number, a.Number)
+		}
+		if s.Engine() != "postgres" {
+			if claims(viaORM) != 1 {
+				t.Fatalf("%s: want one claim of its own, sent %q", s.Engine(), viaORM)
+			}
+			return
+		}
+		if len(viaORM) != 0 || len(direct) != 3 || !strings.Contains(direct[0], "FROM service_window") ||
+			claims(direct[1:2]) != 1 || !strings.Contains(direct[1], "window_service") || !strings.HasPrefix(direct[2], "WITH ") {
+			t.Fatalf("want the window, its head and the event only, past GORM; sent %q and through GORM %q", direct, viaORM)
+		}
+	})
+}
+
+// The head read early is the head of every service the window serves. A
+// clerk who handles fewer gets the head of theirs, the other ticket stays
+// waiting for the next window, and the window's next calls read no head
+// early until its calls are no longer narrowed. A refused call leaves the
+// head it read to the next window at once.
+func TestCallEarlyHeadNarrowedOrRefused(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		addStaff(t, s, "5005", "周杰", "B")
+		_, err := s.SetWindowServices(bg, 1, []string{"A", "B"})
+		okAny(t, err)
+		a := take(t, s, "A", 0)
+		b := take(t, s, "B", 0)
+		b2 := take(t, s, "B", 0)
+		_, err = s.SignIn(bg, 1, "5005", staffPass)
+		okAny(t, err)
+		sent := watchSent(t, s.DB())
+		pg := s.Engine() == "postgres"
+		call := func(window int, want model.Ticket, early bool) {
+			t.Helper()
+			var got model.Ticket
+			direct, viaORM := sent.during(func() { got = ok(t)(s.CallNext(bg, window, "")) })
+			if got.ID != want.ID {
+				t.Fatalf("window %d called %s, want %s", window, got.Number, want.Number)
+			}
+			if pg && (claims(direct) == 1) != early {
+				t.Fatalf("window %d: early head %v, want %v; sent %q and through GORM %q", window, claims(direct) == 1, early, direct, viaORM)
+			}
+		}
+		call(1, b, true) // read A's early, then claimed B's for the clerk
+		if tk, err := s.Ticket(bg, a.ID); err != nil || tk.Status != model.Waiting {
+			t.Fatalf("A's ticket after the narrowed call: %+v, %v; want it waiting", tk, err)
+		}
+		call(2, a, true)
+		call(1, b2, false) // still narrowed: nothing read early
+		_, err = s.SignOut(bg, 1)
+		okAny(t, err)
+		a2 := take(t, s, "A", 0)
+		a3 := take(t, s, "A", 0)
+		call(1, a2, false) // the first call without the clerk clears the mark
+		_, err = s.SetWindowStatus(bg, 1, model.WindowPaused)
+		okAny(t, err)
+		_, err = s.CallNext(bg, 1, "")
+		wantCode(t, err, model.EWindowNotOpen)
+		call(2, a3, true)
+		_, err = s.SetWindowStatus(bg, 1, model.WindowOpen)
+		okAny(t, err)
+		a4 := take(t, s, "A", 0)
+		call(1, a4, true)
+	})
+}
