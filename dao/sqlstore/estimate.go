@@ -95,7 +95,7 @@ func (t *txn) estimateBase(now time.Time) (estimateBase, error) {
 		return b, err
 	}
 	err = t.Table("ticket").Select("id, service_id, priority, lane, issued_at").Where("branch_id = ?", t.s.branchID).
-		Order("issued_at DESC").Limit(recentArrivals).Scan(&b.arrivals).Error
+		Order("issued_at DESC, id DESC").Limit(recentArrivals).Scan(&b.arrivals).Error
 	if err != nil {
 		return b, err
 	}

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -245,6 +246,17 @@ func (w aheadWalk) with(row aheadRow, version int64) aheadWalk {
 	return w
 }
 
+// newerFirst orders arrivals as estimateBase reads them: the latest
+// first and, taken in the same microsecond (two PCs, or two kiosks of
+// one), the larger id first, so a kept reading and a new one keep the
+// same last numbers in the same order.
+func newerFirst(x, a arrivalRow) int {
+	if c := a.IssuedAt.Compare(x.IssuedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, x.ID)
+}
+
 // addArrival keeps the recentArrivals latest numbers taken, newest first,
 // each once: a ticket the reading already saw is not added again.
 func addArrival(as []arrivalRow, a arrivalRow) []arrivalRow {
@@ -253,7 +265,7 @@ func addArrival(as []arrivalRow, a arrivalRow) []arrivalRow {
 			return as
 		}
 	}
-	at, _ := slices.BinarySearchFunc(as, a.IssuedAt, func(x arrivalRow, t time.Time) int { return t.Compare(x.IssuedAt) })
+	at, _ := slices.BinarySearchFunc(as, a, newerFirst)
 	as = slices.Insert(as, at, a)
 	if len(as) > recentArrivals {
 		as = as[:recentArrivals]

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -33,5 +34,24 @@ func TestReplayNeedsEveryVersion(t *testing.T) {
 	}
 	if r.version != 10 || r.walks[walkKey{svc, 0}].count != 3 {
 		t.Fatalf("the kept reading itself changed: %+v", r)
+	}
+}
+
+// Numbers taken in the same microsecond (two PCs, two kiosks) are kept
+// in the order the base reads them (issued_at, then id, newest first),
+// whatever order their events come in, and each only once.
+func TestAddArrivalOrdersTiesByID(t *testing.T) {
+	at := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	row := func(id int64, later time.Duration) arrivalRow { return arrivalRow{ID: id, IssuedAt: at.Add(later)} }
+	var as []arrivalRow
+	for _, a := range []arrivalRow{row(593, 0), row(598, 0), row(590, -time.Microsecond), row(600, time.Microsecond), row(595, 0), row(598, 0)} {
+		as = addArrival(as, a)
+	}
+	var ids []int64
+	for _, a := range as {
+		ids = append(ids, a.ID)
+	}
+	if want := []int64{600, 598, 595, 593, 590}; !slices.Equal(ids, want) {
+		t.Fatalf("kept %v, want %v", ids, want)
 	}
 }
