@@ -1,6 +1,7 @@
 package sqlstore_test
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -142,5 +143,75 @@ func TestCallEarlyHeadNarrowedOrRefused(t *testing.T) {
 		okAny(t, err)
 		a4 := take(t, s, "A", 0)
 		call(1, a4, true)
+	})
+}
+
+// Twelve windows call at once; at three of them a clerk who handles only
+// B is signed in, so their early heads are often A or V tickets they
+// must leave. Every ticket is still called once, none is left waiting,
+// each window's calls keep the serving order, and the clerks got B only.
+func TestCallEarlyHeadUnderConcurrentNarrowedCalls(t *testing.T) {
+	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
+		const windows, tickets = 12, 900
+		for w := 1; w <= windows; w++ {
+			_, err := s.SaveWindow(bg, model.Window{Number: w, Name: "W", Services: []string{"A", "B", "V"}})
+			okAny(t, err)
+		}
+		for w := 1; w <= 3; w++ {
+			no := fmt.Sprintf("600%d", w)
+			addStaff(t, s, no, "柜员"+no, "B")
+			_, err := s.SignIn(bg, w, no, staffPass)
+			okAny(t, err)
+		}
+		for i := range tickets {
+			take(t, s, []string{"A", "B", "V"}[i%3], 0)
+		}
+		var mu sync.Mutex
+		got := map[int64]int{}
+		perWindow := make([][]model.Ticket, windows+1)
+		var wg sync.WaitGroup
+		for w := 1; w <= windows; w++ {
+			wg.Go(func() {
+				for {
+					tk, err := s.CallNext(bg, w, "")
+					if model.IsCode(err, model.EQueueEmpty) {
+						return
+					}
+					if err != nil {
+						t.Errorf("window %d: %v", w, err)
+						return
+					}
+					mu.Lock()
+					got[tk.ID]++
+					mu.Unlock()
+					perWindow[w] = append(perWindow[w], tk)
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+		if len(got) != tickets {
+			t.Fatalf("called %d distinct tickets, want %d", len(got), tickets)
+		}
+		for id, n := range got {
+			if n != 1 {
+				t.Fatalf("ticket %d called %d times", id, n)
+			}
+		}
+		if c := statusCounts(t, s); c[model.Waiting] != 0 {
+			t.Fatalf("database says %v, want none waiting", c)
+		}
+		for w, seq := range perWindow {
+			for i, tk := range seq {
+				if i > 0 && model.ServedBefore(tk, seq[i-1]) {
+					t.Fatalf("window %d got %s after %s", w, seq[i-1].Number, tk.Number)
+				}
+				if w <= 3 && tk.Service != "B" {
+					t.Fatalf("window %d, whose clerk handles B only, called %s", w, tk.Number)
+				}
+			}
+		}
 	})
 }
