@@ -34,7 +34,7 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 				return err
 			}
 		}
-		w, head, err := t.windowAndHead(window, all && !t.s.wasNarrowed(window))
+		w, head, err := t.windowAndHead(window, all)
 		if err != nil {
 			return err
 		}
@@ -48,9 +48,6 @@ func (s *GormStore) callNext(ctx context.Context, window int, service string, se
 		}
 		if ids, err = t.clerkServiceIDs(window, ids); err != nil {
 			return err
-		}
-		if all {
-			t.s.markNarrowed(window, len(ids) < len(w.Services))
 		}
 		row, found := head.row, head.found
 		if !head.claims(ids) {

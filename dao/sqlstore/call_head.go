@@ -1,6 +1,10 @@
 package sqlstore
 
-import "slices"
+import (
+	"slices"
+
+	"jiaohao/model"
+)
 
 // On PostgreSQL a call's first round trip carries its BEGIN, the window's
 // row and, in the same batch, the head of the queue of every service the
@@ -8,21 +12,23 @@ import "slices"
 // one round trip less, which on a busy server is a wait less for the
 // client and the server process both.
 //
-// The head is read before the checks, so it is only a candidate. It is
-// the claim callNext would have made when the services the call may take
-// are the window's own, or fewer and the head's service is one of them:
-// the first of all in serving order is then the first of those. Else (a
-// clerk signed in who handles fewer services, and the head is not one of
-// theirs) the call claims again for the fewer, and the window is marked
-// so its next calls read no head early until a call of it is no longer
-// narrowed. A ticket locked that way is skipped by the other windows only
-// until this call ends; so is one locked by a call the checks refuse
-// (the window paused, or still serving), which ends at once.
+// The head is read before the checks, and a ticket it locks is skipped by
+// every other window until the call ends: one locked by a call that then
+// does not take it would be called after later ones, or a window would
+// find the queue empty while it waits. So the statement locks a head only
+// when the call will take it: the window open and not serving a customer
+// today (model.Desk.CanCall) and no clerk signed in with a list of the
+// services they handle (model.ClerkMayHandle). That is a precondition
+// for reading early, not the decision: the model still checks what came
+// back, and a call the statement turned away claims as before, one round
+// trip later. The window row and the head are two statements, each
+// reading what is committed when it starts; a window changed between
+// them (a manager's edit, the same moment) at worst reads no head early.
 
-// earlyHead is the head read with the window row, if it was.
+// earlyHead is the head read with the window row, if one was.
 type earlyHead struct {
-	tried, found bool
-	row          ticketRow
+	found bool
+	row   ticketRow
 }
 
 // ticketRowColumns are ticketRow's columns in the order of its fields.
@@ -37,12 +43,21 @@ func (r *ticketRow) fields() []any {
 		&r.PrintAt, &r.PrintedAt, &r.PrintKioskID, &r.PrintClaim, &r.EstimateS, &r.CustomerID, &r.CustomerLevel}
 }
 
-// windowHeadSQL is the claim of the head among the services window_no
-// serves, the list read in the statement: its plan walks ix_ticket_call
-// as the claim's does, the list a filter.
-var windowHeadSQL = "SELECT " + ticketRowColumns + " FROM ticket WHERE branch_id = ? AND status = 1 AND business_date = ? AND " +
-	"service_id = ANY(ARRAY(SELECT service_id FROM window_service WHERE branch_id = ? AND window_no = ?)) ORDER BY " + callOrder +
-	" LIMIT 1 FOR UPDATE SKIP LOCKED"
+// windowHeadSQL is the claim of the head among the services the window
+// serves, the list read in the statement (its plan walks ix_ticket_call
+// as the claim's does, the list a filter), when the window may take it.
+var windowHeadSQL = "SELECT " + ticketRowColumns + " FROM ticket WHERE " + claimDay +
+	" AND service_id = ANY(ARRAY(SELECT service_id FROM window_service WHERE branch_id = ? AND window_no = ?))" +
+	" AND EXISTS (SELECT 1 FROM service_window w WHERE w.branch_id = ? AND w.number = ? AND w.status = ?" +
+	" AND NOT EXISTS (SELECT 1 FROM ticket h WHERE h.id = w.current_ticket_id AND h.status = ? AND h.business_date = ?)" +
+	" AND NOT EXISTS (SELECT 1 FROM staff st WHERE st.id = w.staff_id AND w.staff_date = ? AND st.services <> ''))" +
+	" ORDER BY " + callOrder + " LIMIT 1 FOR UPDATE SKIP LOCKED"
+
+// windowHeadArgs are windowHeadSQL's arguments for window number.
+func (t *txn) windowHeadArgs(number int) []any {
+	b := t.s.branchID
+	return []any{b, t.date, b, number, b, number, int(model.WindowOpen), int(model.Serving), t.date, t.date}
+}
 
 // windowAndHead reads window number, and with it the head of its queue
 // when early is set and the transaction can send both at once.
@@ -57,7 +72,7 @@ func (t *txn) windowAndHead(number int, early bool) (heldWindow, earlyHead, erro
 	found := false
 	err := br.readAll(
 		pendingRead{windowSQL, []any{t.s.branchID, number}, w.scanRow(&found)},
-		pendingRead{windowHeadSQL, []any{t.s.branchID, t.date, t.s.branchID, number}, func(scan func(...any) error) error {
+		pendingRead{windowHeadSQL, t.windowHeadArgs(number), func(scan func(...any) error) error {
 			h.found = true
 			return scan(h.row.fields()...)
 		}})
@@ -67,33 +82,14 @@ func (t *txn) windowAndHead(number int, early bool) (heldWindow, earlyHead, erro
 	if !found {
 		return heldWindow{}, earlyHead{}, noWindow(number)
 	}
-	h.tried = true
 	return w, h, nil
 }
 
 // claims says whether h is the claim for ids, the services the call may
-// take of the window's.
+// take of the window's: the first of all of them in serving order is the
+// first of those when it is one of those. No head read (the queue empty,
+// or the statement turned the call away) claims nothing: the call claims
+// on its own, which also says whether the queue is empty.
 func (h earlyHead) claims(ids []int64) bool {
-	if !h.tried {
-		return false
-	}
-	if !h.found {
-		// Nothing waits for any of w's services, so for none of ids.
-		return true
-	}
-	return slices.Contains(ids, h.row.ServiceID)
-}
-
-func (s *GormStore) wasNarrowed(window int) bool {
-	_, ok := s.narrowed.Load(window)
-	return ok
-}
-
-// markNarrowed keeps whether window's call was narrowed by its clerk.
-func (s *GormStore) markNarrowed(window int, narrowed bool) {
-	if narrowed {
-		s.narrowed.Store(window, struct{}{})
-	} else if s.wasNarrowed(window) {
-		s.narrowed.Delete(window)
-	}
+	return h.found && slices.Contains(ids, h.row.ServiceID)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"gorm.io/gorm"
@@ -77,6 +78,8 @@ func TestCallSendsWindowAndHeadTogether(t *testing.T) {
 		a := take(t, s, "A", 0)
 		take(t, s, "B", 0)
 		sent := watchSent(t, s.DB())
+		var batches atomic.Int64
+		sqlstore.ObserveBatches(t, func() { batches.Add(1) })
 		var got model.Ticket
 		direct, viaORM := sent.during(func() { got = ok(t)(s.CallNext(bg, 1, "")) })
 		if got.ID != a.ID {
@@ -92,64 +95,77 @@ func TestCallSendsWindowAndHeadTogether(t *testing.T) {
 			claims(direct[1:2]) != 1 || !strings.Contains(direct[1], "window_service") || !strings.HasPrefix(direct[2], "WITH ") {
 			t.Fatalf("want the window, its head and the event only, past GORM; sent %q and through GORM %q", direct, viaORM)
 		}
+		if n := batches.Load(); n != 2 {
+			t.Fatalf("the call took %d round trips, want 2", n)
+		}
 	})
 }
 
-// The head read early is the head of every service the window serves. A
-// clerk who handles fewer gets the head of theirs, the other ticket stays
-// waiting for the next window, and the window's next calls read no head
-// early until its calls are no longer narrowed. A refused call leaves the
-// head it read to the next window at once.
-func TestCallEarlyHeadNarrowedOrRefused(t *testing.T) {
+// The head read with the window's row is only locked when the call will
+// take it: not at a window paused or serving a customer, nor where the
+// clerk signed in has a list of the services they handle, whose call
+// claims on its own and leaves the other tickets to the next window. The
+// engines that send one statement at a time read no head early at all.
+func TestCallEarlyHeadOnlyWhenTheCallTakesIt(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
 		addStaff(t, s, "5005", "周杰", "B")
+		addStaff(t, s, "5006", "吴芳")
 		_, err := s.SetWindowServices(bg, 1, []string{"A", "B"})
 		okAny(t, err)
 		a := take(t, s, "A", 0)
 		b := take(t, s, "B", 0)
-		b2 := take(t, s, "B", 0)
+		pg := s.Engine() == "postgres"
+		early := func(when, want string) {
+			t.Helper()
+			got, found, err := sqlstore.EarlyHead(bg, s, 1)
+			okAny(t, err)
+			if !pg {
+				want = "" // one statement at a time: nothing read early
+			}
+			if found != (want != "") || got != want {
+				t.Fatalf("%s: the head read early is %q (found %v), want %q", when, got, found, want)
+			}
+		}
+		early("an open window", a.Number)
 		_, err = s.SignIn(bg, 1, "5005", staffPass)
 		okAny(t, err)
-		sent := watchSent(t, s.DB())
-		pg := s.Engine() == "postgres"
-		call := func(window int, want model.Ticket, early bool) {
-			t.Helper()
-			var got model.Ticket
-			direct, viaORM := sent.during(func() { got = ok(t)(s.CallNext(bg, window, "")) })
-			if got.ID != want.ID {
-				t.Fatalf("window %d called %s, want %s", window, got.Number, want.Number)
-			}
-			if pg && (claims(direct) == 1) != early {
-				t.Fatalf("window %d: early head %v, want %v; sent %q and through GORM %q", window, claims(direct) == 1, early, direct, viaORM)
-			}
+		early("a clerk who handles B only", "")
+		if got := ok(t)(s.CallNext(bg, 1, "")); got.ID != b.ID {
+			t.Fatalf("the clerk called %s, want %s", got.Number, b.Number)
 		}
-		call(1, b, true) // read A's early, then claimed B's for the clerk
-		if tk, err := s.Ticket(bg, a.ID); err != nil || tk.Status != model.Waiting {
-			t.Fatalf("A's ticket after the narrowed call: %+v, %v; want it waiting", tk, err)
+		if tk := ok(t)(s.Ticket(bg, a.ID)); tk.Status != model.Waiting {
+			t.Fatalf("A's ticket after the clerk's call: %s, want waiting", tk.Status)
 		}
-		call(2, a, true)
-		call(1, b2, false) // still narrowed: nothing read early
-		_, err = s.SignOut(bg, 1)
+		_, err = s.SignIn(bg, 1, "5006", staffPass)
 		okAny(t, err)
 		a2 := take(t, s, "A", 0)
-		a3 := take(t, s, "A", 0)
-		call(1, a2, false) // the first call without the clerk clears the mark
+		early("a clerk with no list", a.Number)
+		_, err = s.SignOut(bg, 1)
+		okAny(t, err)
+		early("the clerk gone", a.Number)
+		if got := ok(t)(s.CallNext(bg, 1, "")); got.ID != a.ID {
+			t.Fatalf("called %s, want %s", got.Number, a.Number)
+		}
+		ok(t)(s.StartServing(bg, a.ID, 1))
+		early("a window serving a customer", "")
+		_, err = s.CallNext(bg, 1, "")
+		wantCode(t, err, model.EConflict)
+		ok(t)(s.Finish(bg, a.ID, 1))
+		early("the customer served", a2.Number)
 		_, err = s.SetWindowStatus(bg, 1, model.WindowPaused)
 		okAny(t, err)
-		_, err = s.CallNext(bg, 1, "")
-		wantCode(t, err, model.EWindowNotOpen)
-		call(2, a3, true)
-		_, err = s.SetWindowStatus(bg, 1, model.WindowOpen)
-		okAny(t, err)
-		a4 := take(t, s, "A", 0)
-		call(1, a4, true)
+		early("a paused window", "")
+		if got := ok(t)(s.CallNext(bg, 2, "")); got.ID != a2.ID {
+			t.Fatalf("window 2 called %s, want %s", got.Number, a2.Number)
+		}
 	})
 }
 
 // Twelve windows call at once; at three of them a clerk who handles only
-// B is signed in, so their early heads are often A or V tickets they
-// must leave. Every ticket is still called once, none is left waiting,
-// each window's calls keep the serving order, and the clerks got B only.
+// B is signed in, whose calls must not hold the A and V tickets at the
+// head while the others call. Every ticket is still called once, none is
+// left waiting, each window's calls keep the serving order, and the
+// clerks got B only.
 func TestCallEarlyHeadUnderConcurrentNarrowedCalls(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
 		const windows, tickets = 12, 900

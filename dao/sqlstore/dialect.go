@@ -133,7 +133,11 @@ func (c claim) rowLock() string {
 // without a sort; a sort would make a locking read lock every candidate.
 var callOrder = strings.Join(model.ServingOrder(), ", ")
 
-const claimWhere = "branch_id = ? AND status = 1 AND business_date = ? AND service_id IN ?"
+// claimDay is what every claim asks of a ticket but its service: the
+// branch's, waiting, today's.
+const claimDay = "branch_id = ? AND status = 1 AND business_date = ?"
+
+const claimWhere = claimDay + " AND service_id IN ?"
 
 // headQuery selects the head of the serving order with the engine's index
 // hint and locking clause; the PostgreSQL and MariaDB claim, and SQLite's

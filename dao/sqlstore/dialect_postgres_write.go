@@ -233,6 +233,7 @@ func (x *pgTx) commit(last *eventRow, tail []tailWrite) (int64, error) {
 
 // send runs b on the transaction's connection (see sendCancellable).
 func (x *pgTx) send(b *pgx.Batch) error {
+	showBatch()
 	var batchErr error
 	err := x.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)

@@ -110,6 +110,25 @@ func ObserveDirect(t interface{ Cleanup(func()) }, fn func(sql string, vars []an
 	t.Cleanup(func() { sentDirect.Store(nil) })
 }
 
+// ObserveBatches calls fn for each batch a write sends past GORM (one
+// round trip each), until the test ends.
+func ObserveBatches(t interface{ Cleanup(func()) }, fn func()) {
+	sentBatch.Store(&fn)
+	t.Cleanup(func() { sentBatch.Store(nil) })
+}
+
+// EarlyHead is the head window's call would read with the window's row
+// (call_head.go), in a transaction of its own: found is false where it
+// would read none, or the engine reads none early.
+func EarlyHead(ctx context.Context, s *GormStore, window int) (number string, found bool, err error) {
+	err = s.write(ctx, func(t *txn) error {
+		_, h, err := t.windowAndHead(window, true)
+		number, found = h.row.Number, h.found
+		return err
+	})
+	return number, found, err
+}
+
 // Estimated is what an estimate of a new number was made of and said.
 type Estimated struct {
 	Position model.Position

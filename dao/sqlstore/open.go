@@ -46,7 +46,6 @@ type GormStore struct {
 	// from (Branch), which closes them.
 	sharedPool bool
 	custKey    atomic.Pointer[[]byte] // the branch's customer-number secret, read once (customers_secret.go)
-	narrowed   sync.Map               // windows whose clerk narrowed their last call (call_head.go)
 }
 
 var (

@@ -58,3 +58,13 @@ func showDirect(sql string, vars []any) {
 		(*f)(sql, vars)
 	}
 }
+
+// sentBatch, when set, is called for each batch sent past GORM, one
+// round trip each: a test counts a call's.
+var sentBatch atomic.Pointer[func()]
+
+func showBatch() {
+	if f := sentBatch.Load(); f != nil {
+		(*f)()
+	}
+}
