@@ -21,9 +21,11 @@ import (
 // services they handle (model.ClerkMayHandle). That is a precondition
 // for reading early, not the decision: the model still checks what came
 // back, and a call the statement turned away claims as before, one round
-// trip later. The window row and the head are two statements, each
-// reading what is committed when it starts; a window changed between
-// them (a manager's edit, the same moment) at worst reads no head early.
+// trip later. The window row, the head and a clerk's list are separate
+// statements, each reading what is committed when it starts: a change
+// committed between them (a listed clerk signing out, a service added to
+// the window, a clerk given a list, all in the same millisecond) can
+// still leave a head held for the rest of that one call.
 
 // earlyHead is the head read with the window row, if one was.
 type earlyHead struct {
@@ -50,7 +52,7 @@ var windowHeadSQL = "SELECT " + ticketRowColumns + " FROM ticket WHERE " + claim
 	" AND service_id = ANY(ARRAY(SELECT service_id FROM window_service WHERE branch_id = ? AND window_no = ?))" +
 	" AND EXISTS (SELECT 1 FROM service_window w WHERE w.branch_id = ? AND w.number = ? AND w.status = ?" +
 	" AND NOT EXISTS (SELECT 1 FROM ticket h WHERE h.id = w.current_ticket_id AND h.status = ? AND h.business_date = ?)" +
-	" AND NOT EXISTS (SELECT 1 FROM staff st WHERE st.id = w.staff_id AND w.staff_date = ? AND st.services <> ''))" +
+	" AND NOT EXISTS (SELECT 1 FROM staff st WHERE st.id = w.staff_id AND st.branch_id = w.branch_id AND w.staff_date = ? AND st.services <> ''))" +
 	" ORDER BY " + callOrder + " LIMIT 1 FOR UPDATE SKIP LOCKED"
 
 // windowHeadArgs are windowHeadSQL's arguments for window number.

@@ -222,7 +222,7 @@ func TestCallEarlyHeadUnderConcurrentNarrowedCalls(t *testing.T) {
 		for w, seq := range perWindow {
 			for i, tk := range seq {
 				if i > 0 && model.ServedBefore(tk, seq[i-1]) {
-					t.Fatalf("window %d got %s after %s", w, seq[i-1].Number, tk.Number)
+					t.Fatalf("window %d called %s after %s", w, tk.Number, seq[i-1].Number)
 				}
 				if w <= 3 && tk.Service != "B" {
 					t.Fatalf("window %d, whose clerk handles B only, called %s", w, tk.Number)
