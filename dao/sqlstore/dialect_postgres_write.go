@@ -150,9 +150,7 @@ func (x *pgTx) read(q string, args []any, row func(scan func(...any) error) erro
 	if x.begun {
 		return readRows(x.g, q, args, row)
 	}
-	b := x.batch()
-	queueRows(b, q, args, row)
-	return x.send(b)
+	return x.readAll(pendingRead{q, args, row})
 }
 
 // readAll sends reads in one batch, after BEGIN when nothing has begun.
