@@ -7,54 +7,24 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"gorm.io/gorm"
-
 	"jiaohao/dao/daotest"
 	"jiaohao/dao/sqlstore"
 	"jiaohao/model"
 )
 
-// sentStatements keeps, while on, the statements a store sends: through
-// GORM (each a round trip of its own) and past it, in batches (PostgreSQL).
-type sentStatements struct {
-	mu             sync.Mutex
-	on             bool
-	direct, viaORM []string
-}
-
-func watchSent(t *testing.T, db *gorm.DB) *sentStatements {
-	t.Helper()
-	r := &sentStatements{}
-	keep := func(list *[]string, sql string) {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.on {
-			*list = append(*list, sql)
+// sentDuring runs fn and parts what it sent: past GORM, in batches
+// (PostgreSQL), and through GORM, each a round trip of its own.
+func sentDuring(rec *recorder, fn func()) (direct, viaORM []string) {
+	rec.record(true)
+	fn()
+	for _, st := range rec.record(false) {
+		if st.direct {
+			direct = append(direct, st.sql)
+		} else {
+			viaORM = append(viaORM, st.sql)
 		}
 	}
-	sqlstore.ObserveDirect(t, func(sql string, _ []any) { keep(&r.direct, sql) })
-	orm := func(tx *gorm.DB) { keep(&r.viaORM, tx.Statement.SQL.String()) }
-	cb := db.Callback()
-	for _, err := range []error{
-		cb.Query().After("gorm:query").Register("test:sent", orm),
-		cb.Row().After("gorm:row").Register("test:sent", orm),
-		cb.Raw().After("gorm:raw").Register("test:sent", orm),
-	} {
-		okAny(t, err)
-	}
-	return r
-}
-
-// during returns what fn sent.
-func (r *sentStatements) during(fn func()) (direct, viaORM []string) {
-	r.mu.Lock()
-	r.on, r.direct, r.viaORM = true, nil, nil
-	r.mu.Unlock()
-	fn()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.on = false
-	return r.direct, r.viaORM
+	return direct, viaORM
 }
 
 // claims counts the statements that pick the head of a queue (SQLite's
@@ -77,11 +47,11 @@ func TestCallSendsWindowAndHeadTogether(t *testing.T) {
 	daotest.Each(t, func(t *testing.T, s *sqlstore.GormStore) {
 		a := take(t, s, "A", 0)
 		take(t, s, "B", 0)
-		sent := watchSent(t, s.DB())
+		rec := recordStatements(t, s.DB())
 		var batches atomic.Int64
 		sqlstore.ObserveBatches(t, func() { batches.Add(1) })
 		var got model.Ticket
-		direct, viaORM := sent.during(func() { got = ok(t)(s.CallNext(bg, 1, "")) })
+		direct, viaORM := sentDuring(rec, func() { got = ok(t)(s.CallNext(bg, 1, "")) })
 		if got.ID != a.ID {
 			t.Fatalf("called %s, want %s", got.Number, a.Number)
 		}

@@ -17,10 +17,12 @@ import (
 	"jiaohao/reports"
 )
 
-// statement is one SQL statement as the driver received it.
+// statement is one SQL statement as the driver received it; direct: sent
+// past GORM, in a batch (PostgreSQL).
 type statement struct {
-	sql  string
-	vars []any
+	sql    string
+	vars   []any
+	direct bool
 }
 
 // recordStatements keeps every statement db runs while on is set, those
@@ -38,14 +40,14 @@ func recordStatements(t *testing.T, db *gorm.DB) *recorder {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.on && tx.Error == nil {
-			r.got = append(r.got, statement{tx.Statement.SQL.String(), append([]any(nil), tx.Statement.Vars...)})
+			r.got = append(r.got, statement{tx.Statement.SQL.String(), append([]any(nil), tx.Statement.Vars...), false})
 		}
 	}
 	sqlstore.ObserveDirect(t, func(sql string, vars []any) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.on {
-			r.got = append(r.got, statement{sql, append([]any(nil), vars...)})
+			r.got = append(r.got, statement{sql, append([]any(nil), vars...), true})
 		}
 	})
 	cb := db.Callback()
