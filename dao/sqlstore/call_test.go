@@ -1,6 +1,7 @@
 package sqlstore_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -37,62 +38,73 @@ func TestConcurrentCallNext(t *testing.T) {
 		}
 		kw.Wait()
 		assertIssueOrderFollowsNumbers(t, s)
-		var mu sync.Mutex
-		got := map[int64]int{}
-		perWindow := make([][]model.Ticket, windows+1)
-		var wg sync.WaitGroup
-		errs := make(chan error, windows)
-		for w := 1; w <= windows; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for {
-					tk, err := s.CallNext(bg, w, "")
-					if model.IsCode(err, model.EQueueEmpty) {
-						return
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-					mu.Lock()
-					got[tk.ID]++
-					mu.Unlock()
-					perWindow[w] = append(perWindow[w], tk)
-				}
-			}(w)
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatalf("call next: %v", err)
-		}
-		if len(got) != tickets {
-			t.Fatalf("called %d distinct tickets, want %d", len(got), tickets)
-		}
-		for id, n := range got {
-			if n != 1 {
-				t.Fatalf("ticket %d called %d times", id, n)
-			}
-		}
+		assertServingOrder(t, callUntilEmpty(t, s, windows, tickets))
 		c := statusCounts(t, s)
 		if c[model.Waiting] != 0 || c[model.Called] != tickets {
 			t.Fatalf("database says %v, want all %d called", c, tickets)
-		}
-		// Each window's own sequence must never go backwards in serving
-		// order: a window never gets a later ticket before an earlier one
-		// that was free at the time of its call.
-		for w, seq := range perWindow {
-			for i := 1; i < len(seq); i++ {
-				if model.ServedBefore(seq[i], seq[i-1]) {
-					t.Fatalf("window %d got %s after %s", w, seq[i-1].Number, seq[i].Number)
-				}
-			}
 		}
 		if n := countEvents(t, s); n != int64(2*tickets+windows-4) {
 			t.Fatalf("%d events, want %d (take + call per ticket, plus window setup)", n, 2*tickets+windows-4)
 		}
 	})
+}
+
+// callUntilEmpty has windows 1 to windows call at once until each finds
+// its queue empty, and returns what each called, in order. Every one of
+// the tickets must be called once.
+func callUntilEmpty(t *testing.T, s *sqlstore.GormStore, windows, tickets int) [][]model.Ticket {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[int64]int{}
+	perWindow := make([][]model.Ticket, windows+1)
+	var wg sync.WaitGroup
+	errs := make(chan error, windows)
+	for w := 1; w <= windows; w++ {
+		wg.Go(func() {
+			for {
+				tk, err := s.CallNext(bg, w, "")
+				if model.IsCode(err, model.EQueueEmpty) {
+					return
+				}
+				if err != nil {
+					errs <- fmt.Errorf("window %d: %w", w, err)
+					return
+				}
+				mu.Lock()
+				got[tk.ID]++
+				mu.Unlock()
+				perWindow[w] = append(perWindow[w], tk)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("call next: %v", err)
+	}
+	if len(got) != tickets {
+		t.Fatalf("called %d distinct tickets, want %d", len(got), tickets)
+	}
+	for id, n := range got {
+		if n != 1 {
+			t.Fatalf("ticket %d called %d times", id, n)
+		}
+	}
+	return perWindow
+}
+
+// assertServingOrder: no window's calls go backwards in serving order, so
+// a window never got a later ticket before an earlier one that was free
+// at the time of its call.
+func assertServingOrder(t *testing.T, perWindow [][]model.Ticket) {
+	t.Helper()
+	for w, seq := range perWindow {
+		for i := 1; i < len(seq); i++ {
+			if model.ServedBefore(seq[i], seq[i-1]) {
+				t.Fatalf("window %d called %s after %s", w, seq[i].Number, seq[i-1].Number)
+			}
+		}
+	}
 }
 
 // assertIssueOrderFollowsNumbers: within a service, a later number never
